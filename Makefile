@@ -1,0 +1,31 @@
+# Set-up-and-go targets: each (re)creates .venv when missing or older than pyproject.toml.
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed
+
+.PHONY: run test venv bench lint clean
+
+$(STAMP): pyproject.toml
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+venv: $(STAMP)
+
+run: $(STAMP)
+	$(PY) -m gui
+
+lint: $(STAMP)
+	$(PY) -m ruff check engine gui tests
+	$(PY) -m mypy
+
+test: lint
+	QT_QPA_PLATFORM=offscreen $(PY) -m pytest -q
+
+bench: $(STAMP)
+	$(PY) -m engine bench
+
+clean:
+	rm -rf $(VENV) build dist *.egg-info

@@ -1,0 +1,3 @@
+"""One module per game; importing this package registers them all."""
+
+from engine.games import ayu  # noqa: F401
