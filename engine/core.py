@@ -191,6 +191,7 @@ class Position(ABC):
 
     def forget_cached_moves(self) -> None:
         """Drop any cached move list (benchmarks use this to time generation itself)."""
+        return None
 
     @abstractmethod
     def push(self, move: Move) -> None:

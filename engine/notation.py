@@ -52,9 +52,7 @@ def split_position(text: str) -> PositionFields:
     return PositionFields(game, int(size_text), board, to_move, tuple(extras), options)
 
 
-def parse_rows(
-    board: str, row_lengths: Sequence[int], letters: str
-) -> list[str | None]:
+def parse_rows(board: str, row_lengths: Sequence[int], letters: str) -> list[str | None]:
     """Decode `/`-separated run-length rows into one letter (or None) per cell, row by row."""
     rows = board.split("/")
     if len(rows) != len(row_lengths):

@@ -21,7 +21,6 @@ from functools import cache
 from engine.board import BoardDescription, BoardLabel, CellInfo
 from engine.core import (
     Game,
-    IllegalMoveError,
     Move,
     OptionSpec,
     Outcome,
@@ -69,9 +68,7 @@ class AyuGeometry:
                 self.index_of[name] = index
         self.neighbours = {i: self.spread(1 << i) for i in self.names}
         rng = random.Random(0xA70 + n)
-        self.zobrist = [
-            {i: rng.getrandbits(64) for i in self.names} for _ in range(2)
-        ]
+        self.zobrist = [{i: rng.getrandbits(64) for i in self.names} for _ in range(2)]
         self.turn_key = rng.getrandbits(64)
         self.swap_key = rng.getrandbits(64)
         self.swap_move = AyuMove(-1, -1, self)
@@ -84,9 +81,7 @@ class AyuGeometry:
 
     def _mask_where(self, test: Callable[[int, int], bool]) -> int:
         n, stride = self.n, self.stride
-        return sum(
-            1 << (r * stride + f) for r in range(n) for f in range(n) if test(f + 1, r + 1)
-        )
+        return sum(1 << (r * stride + f) for r in range(n) for f in range(n) if test(f + 1, r + 1))
 
     def spread(self, bits: int) -> int:
         """The points orthogonally next to `bits` (not including them unless adjacent)."""
@@ -104,7 +99,9 @@ class AyuGeometry:
         index = self.index_of.get(name)
         if index is None:
             last = chr(ord("a") + self.n - 1)
-            raise ParseError(f"{name!r} is not a point of the {self.n}x{self.n} board (a1-{last}{self.n})")
+            raise ParseError(
+                f"{name!r} is not a point of the {self.n}x{self.n} board (a1-{last}{self.n})"
+            )
         return index
 
 
@@ -143,14 +140,19 @@ class AyuGame(Game):
     default_size = 11
     option_specs = (
         OptionSpec(
-            "pie", ("off", "on"), "off", "Pie rule",
+            "pie",
+            ("off", "on"),
+            "off",
+            "Pie rule",
             "White may swap colours instead of answering Black's first move.",
         ),
     )
 
     def check_size(self, size: int) -> None:
         if size < 5 or size % 2 == 0:
-            raise ParseError(f"an Ayu board has an odd number of points per side, 5 or more, not {size}")
+            raise ParseError(
+                f"an Ayu board has an odd number of points per side, 5 or more, not {size}"
+            )
 
     @property
     def geometry(self) -> AyuGeometry:
@@ -230,9 +232,7 @@ class AyuPosition(Position):
         self.turn = turn
         self.swap_available = swap_available
         # Swap is offered after Black's first move from the standard start (AYU-10).
-        self.pie_pending = (
-            game.pie and turn == BLACK and (black, white) == self.geo.start_stones
-        )
+        self.pie_pending = game.pie and turn == BLACK and (black, white) == self.geo.start_stones
         zob = self.geo.zobrist
         key = 0
         for colour in (BLACK, WHITE):
@@ -328,7 +328,11 @@ class AyuPosition(Position):
                 )
         extras = ["swap"] if self.swap_available else []
         return join_position(
-            "ayu", n, format_rows(letters, [n] * n), "bw"[self.turn], extras,
+            "ayu",
+            n,
+            format_rows(letters, [n] * n),
+            "bw"[self.turn],
+            extras,
             self.game.option_text(),
         )
 
@@ -439,4 +443,3 @@ def _targets_keeping_connected(remainder: int, empty: int, spread: Spread) -> in
         targets &= spread(part)
         left &= ~part
     return targets
-
