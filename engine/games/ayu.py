@@ -214,8 +214,8 @@ class AyuGame(Game):
         order = {info.index: k for k, info in enumerate(cells)}
         for info in cells:
             neighbours.append(tuple(order[i] for i in _bits(geo.neighbours[info.index])))
-        labels = [BoardLabel(chr(ord("a") + f), float(f), n - 0.3) for f in range(n)]
-        labels += [BoardLabel(str(r + 1), -0.7, float(n - 1 - r)) for r in range(n)]
+        labels = [BoardLabel(chr(ord("a") + f), float(f), n - 0.05) for f in range(n)]
+        labels += [BoardLabel(str(r + 1), -0.95, float(n - 1 - r)) for r in range(n)]
         return BoardDescription("point", tuple(cells), tuple(neighbours), tuple(labels))
 
 
