@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, Signal, Slot
+from PySide6.QtCore import Signal, Slot
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (
     QComboBox,
@@ -37,6 +37,7 @@ class MainWindow(QMainWindow):
         for name in engine.game_names():
             self.game_choice.addItem(engine.game_class(name).title, name)
         self.size_choice = QComboBox()
+        self.size_choice.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
         self.game_choice.currentIndexChanged.connect(self._offer_sizes)
         new_game = QAction(self.tr("&New game"), self)
         new_game.setShortcut(QKeySequence.StandardKey.New)
@@ -113,11 +114,4 @@ class MainWindow(QMainWindow):
 
 
 def _size_label(game: str, size: int) -> str:
-    if game == "bug":
-        return f"hexhex {size}"
-    if game == "ayu":
-        return f"{size}×{size}"
-    return f"{size}×{size}"
-
-
-__all__ = ["MainWindow", "Qt"]
+    return f"hexhex {size}" if game == "bug" else f"{size}×{size}"
