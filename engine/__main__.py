@@ -1,4 +1,4 @@
-"""The engine's command line: `python -m engine moves|perft|play|bench ...`.
+"""The engine's command line: `python -m engine moves|perft|play|bench|search|match ...`.
 
 Errors in what the user typed exit with status 2 and one line on stderr.
 """
@@ -6,6 +6,7 @@ Errors in what the user typed exit with status 2 and one line on stderr.
 from __future__ import annotations
 
 import argparse
+import multiprocessing
 import sys
 from collections.abc import Sequence
 
@@ -45,6 +46,10 @@ def _bench(args: argparse.Namespace) -> int:
 
     for line in run_bench(args.seconds, args.games or None):
         print(line, flush=True)
+    from engine.ai.bench import run_search_bench
+
+    for line in run_search_bench(args.seconds, args.games or None):
+        print(line, flush=True)
     return 0
 
 
@@ -66,6 +71,9 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--seconds", type=float, default=2.0)
     bench.add_argument("games", nargs="*")
     bench.set_defaults(run=_bench)
+    from engine.ai.cli import add_subcommands
+
+    add_subcommands(commands)
     return parser
 
 
@@ -79,4 +87,6 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
+    # Search workers are processes; a frozen (PyInstaller) build needs this first.
+    multiprocessing.freeze_support()
     sys.exit(main())

@@ -1,0 +1,38 @@
+"""Search speed for `make bench`: iterations (MCTS) or nodes (alpha-beta) per second."""
+
+from __future__ import annotations
+
+import random
+
+from engine.ai.common import SearchLimits
+from engine.ai.levels import searcher_for
+from engine.bench import BENCH_SIZES
+from engine.core import Position
+from engine.registry import game_names, new_game
+
+
+def _midgame(name: str, size: int, rng: random.Random, plies: int = 6) -> Position:
+    """A position a few random plies in, so the bench does not only measure openings."""
+    position = new_game(name, size).start()
+    for _ in range(plies):
+        moves = position.legal_moves()
+        if not moves:
+            break
+        position.push(moves[rng.randrange(len(moves))])
+    return position
+
+
+def run_search_bench(seconds: float = 2.0, games: list[str] | None = None) -> list[str]:
+    lines = []
+    for name in games or game_names():
+        for size in BENCH_SIZES.get(name, ()):
+            rng = random.Random(7)
+            position = _midgame(name, size, rng)
+            if not position.legal_moves():
+                continue
+            searcher = searcher_for(name)
+            result = searcher.search(position, [], SearchLimits(time=seconds), rng=rng)
+            label = f"{position.game.title} {size}"
+            lines.append(f"{label:<12} search nodes/s: {result.rate:10.0f}   "
+                         f"({type(searcher).__name__}, {result.nodes} in {result.elapsed:.1f} s)")
+    return lines

@@ -1,0 +1,110 @@
+"""The AI's subcommands of `python -m engine`: `search` and `match` (and the search bench).
+
+`search` prints `info …` lines while thinking and `bestmove <move>` last, like a UCI
+engine; `match` prints one line per game, then the totals.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+
+from engine.ai.common import Searcher, SearchInfo, SearchLimits, history_keys
+from engine.ai.levels import LEVELS, custom_limits, level_limits, searcher_for
+from engine.ai.match import GameRecord, contender, run_match
+from engine.core import EngineError
+from engine.registry import new_game, parse_position
+
+
+def add_subcommands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    search = commands.add_parser("search", help="think about a position, print the best move")
+    search.add_argument("position")
+    search.add_argument("--moves", nargs="*", default=[], metavar="M",
+                        help="moves played from the position first (for repetition)")
+    budget = search.add_mutually_exclusive_group(required=True)
+    budget.add_argument("--level", choices=LEVELS, type=str.lower)
+    budget.add_argument("--time", type=float, help="seconds to think")
+    budget.add_argument("--iterations", type=int, help="MCTS iterations / alpha-beta nodes")
+    search.add_argument("--seed", type=int, default=1)
+    search.add_argument("--workers", type=int, default=None)
+    search.set_defaults(run=run_search)
+
+    match = commands.add_parser("match", help="play the AI against itself and count results")
+    match.add_argument("--game", required=True)
+    match.add_argument("--size", type=int, default=None)
+    match.add_argument("--first", required=True, help="a level, 'random', 'uct' or 'custom'")
+    match.add_argument("--second", required=True, help="a level, 'random', 'uct' or 'custom'")
+    match.add_argument("--games", type=int, default=10)
+    match.add_argument("--time", type=float, default=None, help="seconds per move, both sides")
+    match.add_argument("--seed", type=int, default=1)
+    match.add_argument("--workers", type=int, default=1)
+    match.add_argument("--option", action="append", default=[], metavar="NAME=VALUE")
+    match.set_defaults(run=run_match_command)
+
+
+def _print_info(info: SearchInfo) -> None:
+    parts = [f"info nodes {info.nodes}", f"rate {info.rate:.0f}", f"time {info.elapsed:.2f}"]
+    if info.depth:
+        parts.append(f"depth {info.depth}")
+    if info.best_move:
+        parts.append(f"value {info.value:.3f}")
+    if info.proven:
+        parts.append(info.proven)
+    if info.pv:
+        parts.append("pv " + " ".join(info.pv))
+    print(" ".join(parts), flush=True)
+
+
+def run_search(args: argparse.Namespace) -> int:
+    start = parse_position(args.position)
+    position, history = history_keys(start, args.moves)
+    game_name = position.game.name
+    searcher: Searcher
+    if args.level:
+        searcher, limits, _ = level_limits(game_name, args.level, workers=args.workers)
+    elif args.time is not None:
+        searcher, limits, _ = custom_limits(game_name, args.time, workers=args.workers or 1)
+    else:
+        searcher = searcher_for(game_name, workers=args.workers or 1)
+        limits = SearchLimits(iterations=args.iterations)
+    if not position.legal_moves():
+        outcome = position.outcome()
+        raise EngineError(f"the game is over ({outcome.text() if outcome else 'no moves'})")
+    result = searcher.search(
+        position, history, limits, on_progress=_print_info, rng=random.Random(args.seed)
+    )
+    assert result.best_move is not None
+    print(f"bestmove {result.best_move.to_text()}", flush=True)
+    return 0
+
+
+def run_match_command(args: argparse.Namespace) -> int:
+    if args.games < 1:
+        raise EngineError(f"a match needs 1 game or more, not {args.games}")
+    options = {}
+    for item in args.option:
+        name, sep, value = item.partition("=")
+        if not sep:
+            raise EngineError(f"an option is written NAME=VALUE, not {item!r}")
+        options[name] = value
+    game = new_game(args.game, args.size, **options)
+    first = contender(game, args.first.lower(), args.time, args.workers)
+    second = contender(game, args.second.lower(), args.time, args.workers)
+    began = time.perf_counter()
+
+    def report(number: int, record: GameRecord) -> None:
+        result = {0: f"{first.label} wins", 1: f"{second.label} wins", None: "draw"}[
+            record.winner
+        ]
+        note = " (unofficial ply cap)" if record.capped else ""
+        print(f"game {number + 1}: {result}{note} in {record.plies} plies "
+              f"[{time.perf_counter() - began:.0f} s]", flush=True)
+
+    match = run_match(game, first, second, args.games, args.seed, on_game=report)
+    print(f"{game!r}", flush=True)
+    for line in match.lines():
+        print(line)
+    sys.stdout.flush()
+    return 0

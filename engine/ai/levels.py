@@ -1,0 +1,102 @@
+"""Named levels per game: Beginner, Casual, Intermediate, Strong, Master, plus a custom time.
+
+`level_limits(game_name, level)` returns `(searcher, limits, settings)`. The budgets are
+what one core does in the given time; Master uses two worker processes (root parallelism).
+The easy levels search a little, then choose softly among the top candidates
+(`SoftenedSearcher`), so their mistakes look human rather than random.
+
+Which searcher each game uses was decided by mini-matches (the report in the commit log and
+`GAME_ENGINE` below): MCTS-Solver with the game's policy everywhere, alpha-beta where it
+measured stronger.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from engine.ai.alphabeta import AlphaBetaSearcher, AlphaBetaSettings
+from engine.ai.common import Searcher, SearchLimits
+from engine.ai.mcts import MctsSearcher, MctsSettings
+from engine.ai.parallel import ParallelSearcher
+from engine.ai.players import RandomSearcher, SoftenedSearcher
+from engine.core import EngineError
+
+LEVELS = ("beginner", "casual", "intermediate", "strong", "master")
+LEVEL_TITLES = {name: name.capitalize() for name in LEVELS}
+
+
+@dataclass(frozen=True)
+class LevelSettings:
+    """What a level means: the budget, the choice temperature and the worker count."""
+
+    level: str
+    seconds: float | None
+    iterations: int | None
+    temperature: float  # 0: always the best move
+    workers: int = 1
+
+
+# Per game: "mcts" or "alphabeta", and MCTS leaf evaluation (None = playouts to the end,
+# a number = that many policy plies, then the policy's evaluation).
+GAME_ENGINE: dict[str, str] = {"ayu": "mcts", "bug": "mcts", "ahayuta": "mcts"}
+MCTS_PLAYOUT_PLIES: dict[str, int | None] = {"ayu": 4, "bug": None, "ahayuta": 6}
+
+# (seconds, iterations, temperature, workers) per level. Beginner and Casual use iteration
+# budgets so that they play the same on a slow and a fast computer.
+_LADDER: dict[str, tuple[float | None, int | None, float, int]] = {
+    "beginner": (None, 40, 0.12, 1),
+    "casual": (None, 200, 0.05, 1),
+    "intermediate": (1.0, None, 0.0, 1),
+    "strong": (2.5, None, 0.0, 1),
+    "master": (5.0, None, 0.0, 2),
+}
+
+
+def searcher_for(game_name: str, *, workers: int = 1) -> Searcher:
+    """The full-strength searcher for a game (no softening)."""
+    inner: Searcher
+    if GAME_ENGINE.get(game_name, "mcts") == "alphabeta":
+        inner = AlphaBetaSearcher(AlphaBetaSettings())
+        if workers > 1:
+            return ParallelSearcher(game_name, "alphabeta", workers)
+        return inner
+    if workers > 1:
+        return ParallelSearcher(game_name, "mcts", workers)
+    return MctsSearcher(mcts_settings(game_name))
+
+
+def mcts_settings(game_name: str) -> MctsSettings:
+    return MctsSettings(playout_plies=MCTS_PLAYOUT_PLIES.get(game_name))
+
+
+def level_limits(
+    game_name: str, level: str, *, workers: int | None = None
+) -> tuple[Searcher, SearchLimits, LevelSettings]:
+    """The searcher, limits and settings of a named level for a game."""
+    key = level.lower()
+    if key not in _LADDER:
+        raise EngineError(f"unknown level {level!r}; the levels are {', '.join(LEVELS)}")
+    seconds, iterations, temperature, default_workers = _LADDER[key]
+    count = default_workers if workers is None else workers
+    settings = LevelSettings(key, seconds, iterations, temperature, count)
+    searcher = searcher_for(game_name, workers=count)
+    if temperature > 0:
+        searcher = SoftenedSearcher(searcher, temperature)
+    return searcher, SearchLimits(time=seconds, iterations=iterations), settings
+
+
+def custom_limits(
+    game_name: str, seconds: float, *, workers: int = 1
+) -> tuple[Searcher, SearchLimits, LevelSettings]:
+    """Full strength with a custom time per move."""
+    settings = LevelSettings("custom", seconds, None, 0.0, workers)
+    return searcher_for(game_name, workers=workers), SearchLimits(time=seconds), settings
+
+
+def measuring_searcher(name: str) -> Searcher | None:
+    """The measuring sticks of the match tool: `random` and plain `uct`."""
+    if name == "random":
+        return RandomSearcher()
+    if name == "uct":
+        return MctsSearcher(MctsSettings(uniform=True, solver=False, exploration=0.7))
+    return None

@@ -1,0 +1,139 @@
+"""AI against AI: colours alternate, results for the first-named side with a 95% interval.
+
+Bug has no draw rule and no proof that games end, so matches stop a game at an
+*unofficial* ply cap and count it as a draw (rules.md B15/Q-B2); the other games get a cap
+too (AI play only), well above their usual length.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from engine.ai.common import Searcher, SearchLimits
+from engine.ai.levels import custom_limits, level_limits, measuring_searcher
+from engine.core import EngineError, Game
+
+PLY_CAPS = {"bug": 200, "ayu": 400, "ahayuta": 400}
+
+
+@dataclass(frozen=True)
+class Contender:
+    label: str
+    searcher: Searcher
+    limits: SearchLimits
+
+
+def contender(game: Game, spec: str, seconds: float | None, workers: int = 1) -> Contender:
+    """A level name, `random` or `uct`; `seconds` (if given) replaces the time budget."""
+    stick = measuring_searcher(spec)
+    if stick is not None:
+        limits = SearchLimits(time=seconds if seconds else 1.0)
+        return Contender(spec, stick, limits)
+    if spec == "custom":
+        if not seconds:
+            raise EngineError("the custom level needs --time")
+        searcher, limits, _ = custom_limits(game.name, seconds, workers=workers)
+        return Contender(spec, searcher, limits)
+    searcher, limits, settings = level_limits(game.name, spec, workers=workers)
+    if seconds:
+        limits = SearchLimits(time=seconds)
+    return Contender(spec, searcher, limits)
+
+
+@dataclass
+class GameRecord:
+    winner: int | None  # index of the contender (0 = first) or None for a draw
+    plies: int
+    capped: bool
+    first_player_won: bool | None  # did the game's first player (Black/Light) win?
+
+
+@dataclass
+class MatchResult:
+    first: str
+    second: str
+    records: list[GameRecord]
+
+    def lines(self) -> list[str]:
+        n = len(self.records)
+        wins = sum(1 for r in self.records if r.winner == 0)
+        losses = sum(1 for r in self.records if r.winner == 1)
+        draws = n - wins - losses
+        capped = sum(1 for r in self.records if r.capped)
+        score = (wins + 0.5 * draws) / n if n else 0.0
+        low, high = wilson_interval(wins + 0.5 * draws, n)
+        decided = [r.first_player_won for r in self.records if r.first_player_won is not None]
+        first_rate = sum(decided) / len(decided) if decided else 0.0
+        length = sum(r.plies for r in self.records) / n if n else 0.0
+        return [
+            f"{self.first} vs {self.second}: {n} games",
+            f"{self.first}: {wins} wins, {draws} draws, {losses} losses; "
+            f"score {score:.3f} (95% interval {low:.3f}-{high:.3f})",
+            f"draws at the unofficial ply cap: {capped}",
+            f"average game length: {length:.1f} plies",
+            f"first player's win rate (decided games): {first_rate:.3f}",
+        ]
+
+
+def wilson_interval(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    if n == 0:
+        return 0.0, 1.0
+    p = successes / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def play_game(
+    game: Game, seats: tuple[Contender, Contender], rng: random.Random, ply_cap: int
+) -> tuple[int | None, int, bool]:
+    """One game; `seats[0]` moves first. Returns (winning seat or None, plies, capped)."""
+    position = game.start()
+    history: list[int] = []
+    plies = 0
+    while position.outcome() is None:
+        if plies >= ply_cap:
+            return None, plies, True
+        seat = seats[position.turn]
+        result = seat.searcher.search(
+            position, history, seat.limits, rng=random.Random(rng.getrandbits(32))
+        )
+        if result.best_move is None:
+            raise EngineError(f"{seat.label} returned no move in {position.to_text()}")
+        # The position keeps its own history of pushed moves; `history` stays empty.
+        position.push(result.best_move)
+        plies += 1
+    outcome = position.outcome()
+    assert outcome is not None
+    if outcome.winner is None:
+        return None, plies, False
+    return game.players.index(outcome.winner), plies, False
+
+
+def run_match(
+    game: Game,
+    first: Contender,
+    second: Contender,
+    games: int,
+    seed: int = 1,
+    on_game: Callable[[int, GameRecord], None] | None = None,
+) -> MatchResult:
+    rng = random.Random(seed)
+    cap = PLY_CAPS.get(game.name, 400)
+    records = []
+    for number in range(games):
+        first_moves_first = number % 2 == 0
+        seats = (first, second) if first_moves_first else (second, first)
+        winner_seat, plies, capped = play_game(game, seats, rng, cap)
+        if winner_seat is None:
+            record = GameRecord(None, plies, capped, None)
+        else:
+            winner = winner_seat if first_moves_first else 1 - winner_seat
+            record = GameRecord(winner, plies, capped, winner_seat == 0)
+        records.append(record)
+        if on_game is not None:
+            on_game(number, record)
+    return MatchResult(first.label, second.label, records)

@@ -1,0 +1,351 @@
+"""Monte Carlo tree search with a solver (Winands, Björnsson and Saito's MCTS-Solver).
+
+The tree is a tree, not a graph: every node stands for one path from the root, so
+repetition draws (which depend on the path) are judged exactly and proven values stay
+correct. Proven wins, losses and draws back up: a node is won if one child is lost for
+the opponent, lost if every child is won for the opponent, drawn if every child is proven
+and the best is a draw.
+
+Leaves are valued by a playout driven by the game's policy, either to the end of the game
+or for a few plies followed by the policy's evaluation (per game, chosen by measurement).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from engine.ai.common import (
+    Candidate,
+    Clock,
+    ProgressCallback,
+    SearchLimits,
+    SearchResult,
+    StopCheck,
+    never_stop,
+    outcome_value,
+    working_copy,
+)
+from engine.ai.policies import UNIFORM, GamePolicy, policy_for
+from engine.core import Move, Position
+
+WIN, DRAW, LOSS = 1, 0, -1
+
+
+@dataclass(frozen=True)
+class MctsSettings:
+    """`playout_plies` None plays to the end; a number stops there and evaluates.
+
+    `uniform` ignores the game's policy (plain UCT, the measuring stick); `solver` turns
+    proof backing-up on and off.
+    """
+
+    exploration: float = 0.7
+    playout_plies: int | None = None
+    playout_cap: int = 300
+    solver: bool = True
+    uniform: bool = False
+
+
+class Node:
+    """`wins` and `proof` are from the view of the player who made `move`."""
+
+    __slots__ = ("move", "parent", "children", "untried", "visits", "wins", "proof", "plies")
+
+    def __init__(self, move: Move | None, parent: Node | None) -> None:
+        self.move = move
+        self.parent = parent
+        self.children: list[Node] = []
+        self.untried: list[Move] | None = None  # None until the node is expanded
+        self.visits = 0
+        self.wins = 0.0
+        self.proof: int | None = None
+        self.plies = 0  # with a proof: plies from this node to the end of the game
+
+
+class MctsSearcher:
+    """MCTS-Solver behind the common `search` call."""
+
+    def __init__(self, settings: MctsSettings | None = None) -> None:
+        self.settings = settings or MctsSettings()
+
+    def search(
+        self,
+        position: Position,
+        history: Sequence[int],
+        limits: SearchLimits,
+        *,
+        should_stop: StopCheck | None = None,
+        on_progress: ProgressCallback | None = None,
+        rng: random.Random | None = None,
+    ) -> SearchResult:
+        run = _Run(self.settings, position, history, rng or random.Random(0))
+        return run.go(limits, should_stop or never_stop, on_progress)
+
+
+class _Run:
+    def __init__(
+        self,
+        settings: MctsSettings,
+        position: Position,
+        history: Sequence[int],
+        rng: random.Random,
+    ) -> None:
+        self.settings = settings
+        self.position = working_copy(position, history)
+        self.policy: GamePolicy = UNIFORM if settings.uniform else policy_for(position.game)
+        self.rng = rng
+        self.root = Node(None, None)
+        self.iterations = 0
+
+    # -- the loop ---------------------------------------------------------------------
+    def go(
+        self, limits: SearchLimits, should_stop: StopCheck, on_progress: ProgressCallback | None
+    ) -> SearchResult:
+        clock = Clock()
+        root = self.root
+        self._expand(root)
+        assert root.untried is not None
+        if not root.untried:
+            return self._result(clock)
+        if len(root.untried) == 1 and limits.iterations is None:
+            # One legal move: nothing to think about (iteration limits still search, so
+            # that a seeded search reports the same value every time).
+            self.iterations = 1
+            return self._result(clock)
+        deadline = None if limits.time is None else clock.began + limits.time
+        cap = limits.iterations
+        while root.proof is None:
+            if cap is not None and self.iterations >= cap:
+                break
+            if should_stop():
+                break
+            if deadline is not None and time.perf_counter() >= deadline:
+                break
+            self._iterate()
+            self.iterations += 1
+            if on_progress is not None and clock.report_due():
+                on_progress(self._result(clock).info())
+        result = self._result(clock)
+        if on_progress is not None:
+            on_progress(result.info())
+        return result
+
+    def _iterate(self) -> None:
+        position = self.position
+        node = self.root
+        pushed = 0
+        while True:
+            if node.proof is not None:
+                reward = _proof_reward(node.proof)
+                break
+            if node.untried is None:
+                self._expand(node)
+            untried = node.untried
+            assert untried is not None
+            if untried:
+                move = untried.pop()
+                child = Node(move, node)
+                node.children.append(child)
+                position.push(move)
+                pushed += 1
+                node = child
+                outcome = position.outcome()
+                if outcome is not None:
+                    # Value for the player who moved into `node` (not the side to move).
+                    value = 1.0 - outcome_value(outcome, position)
+                    self._prove(node, WIN if value == 1.0 else LOSS if value == 0.0 else DRAW, 0)
+                    reward = value
+                else:
+                    reward = 1.0 - self._simulate(position)
+                break
+            if not node.children:
+                # Expanded with no moves: the game ended here (proof was set in _expand).
+                reward = _proof_reward(node.proof or DRAW)
+                break
+            node = self._select(node)
+            assert node.move is not None
+            position.push(node.move)
+            pushed += 1
+        for _ in range(pushed):
+            position.pop()
+        # Back up: `reward` is for the player who moved into `node`.
+        walk: Node | None = node
+        while walk is not None:
+            walk.visits += 1
+            walk.wins += reward
+            reward = 1.0 - reward
+            walk = walk.parent
+
+    def _expand(self, node: Node) -> None:
+        moves = self.position.legal_moves()
+        if len(moves) > 1 and not self.settings.uniform:
+            moves = self.policy.order_moves(self.position, moves)
+        # Popped from the end, so the most promising move is tried first.
+        node.untried = list(reversed(moves))
+        if not moves and node.proof is None and node is self.root:
+            outcome = self.position.outcome()
+            if outcome is not None:
+                value = 1.0 - outcome_value(outcome, self.position)
+                node.proof = WIN if value == 1.0 else LOSS if value == 0.0 else DRAW
+
+    def _select(self, node: Node) -> Node:
+        log_n = math.log(node.visits + 1)
+        c = self.settings.exploration
+        best: Node | None = None
+        best_score = -math.inf
+        for child in node.children:
+            proof = child.proof
+            if proof is not None:
+                if proof == LOSS:
+                    continue  # never walk into a proven loss while other moves remain
+                if proof == WIN:
+                    return child
+                score = 0.5 + c * math.sqrt(log_n / (child.visits + 1))
+            else:
+                visits = child.visits
+                score = child.wins / visits + c * math.sqrt(log_n / visits)
+            if score > best_score:
+                best_score = score
+                best = child
+        # Every child proven lost (the parent's proof arrives with the next back-up).
+        return best if best is not None else node.children[0]
+
+    def _simulate(self, position: Position) -> float:
+        """Value for the side to move at `position` (which is not over)."""
+        settings = self.settings
+        policy = self.policy
+        limit = settings.playout_plies
+        if limit == 0:
+            return policy.evaluate(position)
+        cap = settings.playout_cap if limit is None else limit
+        rng = self.rng
+        pushed = 0
+        value = 0.5
+        while True:
+            moves = position.legal_moves()
+            if not moves:
+                outcome = position.outcome()
+                value = 0.5 if outcome is None else outcome_value(outcome, position)
+                break
+            if pushed >= cap:
+                value = policy.evaluate(position) if policy.has_evaluator else 0.5
+                break
+            position.push(policy.playout_move(position, moves, rng))
+            pushed += 1
+        if pushed % 2:
+            value = 1.0 - value
+        for _ in range(pushed):
+            position.pop()
+        return value
+
+    # -- proofs -----------------------------------------------------------------------
+    def _prove(self, node: Node, proof: int, plies: int) -> None:
+        node.proof = proof
+        node.plies = plies
+        if not self.settings.solver:
+            return
+        parent = node.parent
+        while parent is not None and parent.proof is None:
+            child_best = _best_proof(parent)
+            if child_best is None:
+                return
+            proof, plies = child_best
+            parent.proof = -proof
+            parent.plies = plies + 1
+            parent = parent.parent
+
+    # -- reporting --------------------------------------------------------------------
+    def _result(self, clock: Clock) -> SearchResult:
+        root = self.root
+        elapsed = clock.elapsed()
+        children = root.children
+        if not children:
+            untried = root.untried or []
+            move = untried[-1] if untried else None
+            proof = None if root.proof is None else -root.proof
+            return SearchResult(
+                move, 0.5, (move,) if move else (), (), self.iterations, elapsed,
+                proven_result=proof, proven_plies=0 if proof is not None else None,
+            )
+        best = _final_choice(root)
+        total = sum(child.visits for child in children) or 1
+        ranked = sorted(children, key=_rank_key, reverse=True)
+        candidates = tuple(
+            Candidate(child.move, child.visits / total, _child_value(child))
+            for child in ranked[:8]
+            if child.move is not None
+        )
+        pv: list[Move] = []
+        walk: Node | None = best
+        while walk is not None and walk.move is not None:
+            pv.append(walk.move)
+            walk = max(walk.children, key=_rank_key) if walk.children else None
+            if len(pv) >= 12:
+                break
+        decided = root.proof is not None or best.proof == WIN
+        assert best.move is not None
+        return SearchResult(
+            best_move=best.move,
+            value=_child_value(best),
+            pv=tuple(pv),
+            candidates=candidates,
+            nodes=self.iterations,
+            elapsed=elapsed,
+            depth=len(pv),
+            proven_result=best.proof if decided else None,
+            proven_plies=best.plies + 1 if decided else None,
+        )
+
+
+def _proof_reward(proof: int) -> float:
+    return 1.0 if proof == WIN else 0.0 if proof == LOSS else 0.5
+
+
+def _best_proof(parent: Node) -> tuple[int, int] | None:
+    """The proof of the parent's best move if the parent is decided, else None.
+
+    Returned from the view of the player to move at `parent`: (WIN, plies) when some move
+    wins (the quickest), (LOSS, plies) when all lose (the slowest), (DRAW, …) when all
+    are proven and the best draws.
+    """
+    quickest_win: int | None = None
+    for child in parent.children:
+        if child.proof == WIN and (quickest_win is None or child.plies < quickest_win):
+            quickest_win = child.plies
+    if quickest_win is not None:
+        return WIN, quickest_win
+    if parent.untried is None or parent.untried:
+        return None
+    best = LOSS
+    plies = 0
+    for child in parent.children:
+        if child.proof is None:
+            return None
+        if child.proof > best:
+            best, plies = child.proof, child.plies
+        elif child.proof == best:
+            plies = max(plies, child.plies) if best == LOSS else min(plies, child.plies)
+    return best, plies
+
+
+def _child_value(child: Node) -> float:
+    if child.proof is not None:
+        return _proof_reward(child.proof)
+    return child.wins / child.visits if child.visits else 0.5
+
+
+def _rank_key(child: Node) -> tuple[float, float]:
+    """Most visited first; proven wins ahead, proven losses behind."""
+    if child.proof == WIN:
+        return (math.inf, -child.plies)
+    if child.proof == LOSS:
+        return (-1e18 + child.plies, 0.0)  # the slowest loss first
+    return (float(child.visits), _child_value(child))
+
+
+def _final_choice(root: Node) -> Node:
+    return max(root.children, key=_rank_key)

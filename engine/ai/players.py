@@ -1,0 +1,95 @@
+"""Searchers that wrap or replace a real search: uniform random play and a softened choice.
+
+Both answer the common `search` call, so the match tool, the levels and the GUI treat
+them like any other searcher.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Sequence
+
+from engine.ai.common import (
+    Candidate,
+    ProgressCallback,
+    Searcher,
+    SearchLimits,
+    SearchResult,
+    StopCheck,
+    working_copy,
+)
+from engine.core import Position
+
+
+class RandomSearcher:
+    """Uniformly random legal moves: the floor every level must beat."""
+
+    def search(
+        self,
+        position: Position,
+        history: Sequence[int],
+        limits: SearchLimits,
+        *,
+        should_stop: StopCheck | None = None,
+        on_progress: ProgressCallback | None = None,
+        rng: random.Random | None = None,
+    ) -> SearchResult:
+        rng = rng or random.Random(0)
+        moves = working_copy(position, history).legal_moves()
+        move = moves[rng.randrange(len(moves))] if moves else None
+        return SearchResult(move, 0.5, (move,) if move else (), (), 1, 0.0)
+
+
+class SoftenedSearcher:
+    """Searches, then picks among the top candidates by a softmax of their values.
+
+    This is how the easy levels make human-sized mistakes: the choice is among moves the
+    search liked, never a random one, and a clearly better move (or a proven win) is still
+    found most of the time. `temperature` is in value units (0.1: a move 0.1 worse is e
+    times less likely).
+    """
+
+    def __init__(self, inner: Searcher, temperature: float, top: int = 4) -> None:
+        self.inner = inner
+        self.temperature = temperature
+        self.top = top
+
+    def search(
+        self,
+        position: Position,
+        history: Sequence[int],
+        limits: SearchLimits,
+        *,
+        should_stop: StopCheck | None = None,
+        on_progress: ProgressCallback | None = None,
+        rng: random.Random | None = None,
+    ) -> SearchResult:
+        rng = rng or random.Random(0)
+        result = self.inner.search(
+            position, history, limits, should_stop=should_stop, on_progress=on_progress, rng=rng
+        )
+        if result.proven_result == 1 or len(result.candidates) < 2:
+            return result
+        pool = _pool(result.candidates, self.top)
+        best = max(c.value for c in pool)
+        weights = [math.exp((c.value - best) / self.temperature) for c in pool]
+        pick = rng.random() * sum(weights)
+        candidate = pool[-1]
+        for option, weight in zip(pool, weights, strict=True):
+            pick -= weight
+            if pick <= 0:
+                candidate = option
+                break
+        if candidate.move == result.best_move:
+            return result
+        return SearchResult(
+            candidate.move, candidate.value, (candidate.move,), result.candidates,
+            result.nodes, result.elapsed, result.depth,
+        )
+
+
+def _pool(candidates: Sequence[Candidate], top: int) -> list[Candidate]:
+    """The top candidates that the search looked at enough to have an opinion."""
+    pool = [c for c in candidates[:top] if c.share > 0.02] or list(candidates[:1])
+    return pool

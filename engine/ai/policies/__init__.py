@@ -1,0 +1,58 @@
+"""Game knowledge for the searchers, one small module per game.
+
+A policy knows three things about its game: how good a position is for the side to move
+(`evaluate`), which moves look best (`order_moves`, for expansion order and alpha-beta)
+and which move to play in a playout (`playout_move`). The base class knows nothing, so a
+game without a policy module still gets a working (uniform) searcher.
+"""
+
+from __future__ import annotations
+
+import importlib
+import random
+from collections.abc import Sequence
+
+from engine.core import Game, Move, Position
+
+
+class GamePolicy:
+    """Uniform knowledge: every position even, every move alike."""
+
+    name = "uniform"
+    # True when `evaluate` knows more than 0.5, so truncated playouts make sense.
+    has_evaluator = False
+
+    def evaluate(self, position: Position) -> float:
+        """Win probability for the side to move (the position is not over)."""
+        return 0.5
+
+    def order_moves(self, position: Position, moves: Sequence[Move]) -> list[Move]:
+        """The moves, most promising first."""
+        return list(moves)
+
+    def playout_move(
+        self, position: Position, moves: Sequence[Move], rng: random.Random
+    ) -> Move:
+        return moves[rng.randrange(len(moves))]
+
+
+UNIFORM = GamePolicy()
+_CACHE: dict[tuple[object, ...], GamePolicy] = {}
+
+
+def policy_for(game: Game) -> GamePolicy:
+    """The game's policy (module `engine.ai.policies.<name>`, function `make_policy`)."""
+    ident = game.identity()
+    policy = _CACHE.get(ident)
+    if policy is None:
+        module_name = f"engine.ai.policies.{game.name}"
+        try:
+            module = importlib.import_module(module_name)
+        except ModuleNotFoundError as error:
+            if error.name != module_name:
+                raise
+            policy = UNIFORM
+        else:
+            policy = module.make_policy(game)
+        _CACHE[ident] = policy
+    return policy
