@@ -254,6 +254,7 @@ class BugPosition(Position):
         own_bugs = geo.bugs(own)
         enemy_bugs = geo.bugs(enemy)
         largest = max(map(int.bit_count, own_bugs + enemy_bugs), default=0)
+        enemy_sizes = set(map(int.bit_count, enemy_bugs))
         # Empty cells next to each bug, and those next to two or more (merging, BUG-10).
         halos = [spread(bug) for bug in own_bugs]
         once = twice = 0
@@ -262,11 +263,11 @@ class BugPosition(Position):
             once |= halo
         # Bugs that have prey now keep it whatever the growth; only their bonus cells can
         # change, and only by losing the growth cell and its neighbours.
+        meals = [geo.meal(bug, enemy_bugs) for bug in own_bugs]
         fed: list[tuple[int, int]] = []
-        for number, bug in enumerate(own_bugs):
-            meal = geo.meal(bug, enemy_bugs)
+        for number, meal in enumerate(meals):
             if meal:
-                bonus = halos[number] & (empty | meal) & ~spread(own ^ bug)
+                bonus = halos[number] & (empty | meal) & ~spread(own ^ own_bugs[number])
                 if bonus:
                     fed.append((number, bonus))
         neighbours = geo.neighbours
@@ -282,8 +283,8 @@ class BugPosition(Position):
             growths.append((-1, empty & ~once))
         for number, cells in growths:
             bug = own_bugs[number] if number >= 0 else 0
-            others = own ^ bug
-            around_others = spread(others)
+            around_bug = halos[number] if number >= 0 else 0
+            around_others = spread(own ^ bug)
             for cell in bits(cells):
                 bit = 1 << cell
                 near = neighbours[cell]
@@ -293,48 +294,76 @@ class BugPosition(Position):
                         hungry = True
                         break
                 grown = bug | bit
-                if not hungry and (halos[number] | near if number >= 0 else near) & enemy:
-                    meal = geo.meal(grown, enemy_bugs)
-                    if meal and spread(grown) & ((empty ^ bit) | meal) & ~around_others:
-                        hungry = True
+                # The grown bug has a new shape: its prey is looked at afresh.
+                meal = (
+                    geo.meal(grown, enemy_bugs)
+                    if (around_bug | near) & enemy and grown.bit_count() in enemy_sizes
+                    else 0
+                )
+                if meal and not hungry:
+                    hungry = bool(spread(grown) & ((empty ^ bit) | meal) & ~around_others)
                 if not hungry:
                     moves.append(single[cell])
                     continue
-                after = list(own_bugs)
+                after, after_meals = list(own_bugs), list(meals)
                 if number >= 0:
                     after[number] = grown
+                    after_meals[number] = meal
                 else:
                     after.append(grown)
-                self._cycles((cell,), after, enemy_bugs, own | bit, enemy, moves)
+                    after_meals.append(meal)
+                self._cycles((cell,), after, after_meals, enemy_bugs, own | bit, enemy, moves)
         return moves
 
     def _cycles(
         self,
         done: tuple[int, ...],
         own_bugs: list[int],
+        meals: list[int],
         enemy_bugs: list[int],
         own: int,
         enemy: int,
         out: list[Move],
     ) -> None:
-        """BUG-14: every way to finish a turn whose cells so far are `done`."""
+        """BUG-14: every way to finish a turn whose cells so far are `done`.
+
+        `meals[k]` is the prey of `own_bugs[k]` (BUG-11). A meal is made of whole enemy
+        bugs, so after one bug eats, another bug's prey is its old prey less what was eaten;
+        only the eater, which has grown, needs a fresh look.
+        """
         geo = self.geo
         spread = geo.spread
         empty = geo.board_mask & ~(own | enemy)
         ate = False
-        for number, bug in enumerate(own_bugs):
-            meal = geo.meal(bug, enemy_bugs)
+        for number, meal in enumerate(meals):
             if not meal:
                 continue
+            bug = own_bugs[number]
             bonus = spread(bug) & (empty | meal) & ~spread(own ^ bug)
             if not bonus:
                 continue  # BUG-13: prey but no bonus cell, so this bug does not eat
             ate = True
             left = [other for other in enemy_bugs if not other & meal]
+            rest_meals = [other & ~meal for other in meals]
+            rest_meals[number] = 0
+            others_fed = any(rest_meals)
+            # The eater grows to this size; prey must be that size too (BUG-4).
+            prey_size = bug.bit_count() + 1
+            can_eat_again = any(other.bit_count() == prey_size for other in left)
             for cell in bits(bonus):
                 bit = 1 << cell
+                grown = bug | bit
+                grown_meal = geo.meal(grown, left) if can_eat_again else 0
+                if not grown_meal and not others_fed:
+                    # Nobody has prey any more: the turn ends here (BUG-15).
+                    out.append(geo.move(done + (cell,)))
+                    continue
                 after = list(own_bugs)
-                after[number] = bug | bit
-                self._cycles(done + (cell,), after, left, own | bit, enemy ^ meal, out)
+                after[number] = grown
+                after_meals = list(rest_meals)
+                after_meals[number] = grown_meal
+                self._cycles(
+                    done + (cell,), after, after_meals, left, own | bit, enemy ^ meal, out
+                )
         if not ate:
             out.append(geo.move(done))
