@@ -229,6 +229,11 @@ def test_explain_illegal_growth() -> None:
     position = bug(3, black="a1 a3")
     with pytest.raises(IllegalMoveError, match="would merge two of your bugs"):
         position.play("a2")
+    eater = bug(3, black="c3", to_move="w")
+    with pytest.raises(IllegalMoveError, match="bonus cell b3: the turn is complete"):
+        eater.play("c4,c3,b3")
+    with pytest.raises(IllegalMoveError, match="bonus cell a1: not next to a hungry bug"):
+        eater.play("c4,a1")
 
 
 # -- notation --------------------------------------------------------------------------
