@@ -338,13 +338,13 @@ def _child_value(child: Node) -> float:
     return child.wins / child.visits if child.visits else 0.5
 
 
-def _rank_key(child: Node) -> tuple[float, float]:
-    """Most visited first; proven wins ahead, proven losses behind."""
+def _rank_key(child: Node) -> tuple[int, float, float]:
+    """Proven wins first (quickest), then the most visited, proven losses last (slowest)."""
     if child.proof == WIN:
-        return (math.inf, -child.plies)
+        return (2, -child.plies, 0.0)
     if child.proof == LOSS:
-        return (-1e18 + child.plies, 0.0)  # the slowest loss first
-    return (float(child.visits), _child_value(child))
+        return (0, child.plies, 0.0)
+    return (1, float(child.visits), _child_value(child))
 
 
 def _final_choice(root: Node) -> Node:

@@ -1,0 +1,99 @@
+"""Bug knowledge: the player who cannot grow wins, and eating is the big swing.
+
+Uses the Bug position's public bitboard API (`stones`, `geo.bugs`, `geo.spread`,
+`geo.meal`, `BugMove.cells`). A turn with more than one cell is a turn that ate.
+
+* Playouts prefer eating turns: they take stones off the board for the opponent to
+  regrow and add bonus stones for the mover.
+* Move ordering puts eating turns first and turns that leave one of the mover's bugs next
+  to a same-shaped enemy bug (edible at the opponent's next turn) last.
+* The evaluation compares growth cells: fewer growth cells left means closer to the win.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Sequence
+
+from engine.ai.policies import GamePolicy
+from engine.core import Game, Move, Position
+from engine.games.bug import BugMove, BugPosition
+
+EAT_PREFERENCE = 0.9
+MOBILITY_SCALE = 0.25
+
+
+def growth_cells(position: BugPosition, colour: int) -> int:
+    """How many cells `colour` could grow on now (BUG-10), eating ignored."""
+    geo = position.geo
+    spread = geo.spread
+    own = position.stones[colour]
+    empty = geo.board_mask & ~(own | position.stones[colour ^ 1])
+    own_bugs = geo.bugs(own)
+    largest = max(
+        map(int.bit_count, own_bugs + geo.bugs(position.stones[colour ^ 1])), default=0
+    )
+    once = twice = 0
+    halos = []
+    for bug in own_bugs:
+        halo = spread(bug)
+        halos.append(halo)
+        twice |= once & halo
+        once |= halo
+    cells = empty & ~once
+    for bug, halo in zip(own_bugs, halos, strict=True):
+        if bug.bit_count() < largest:
+            cells |= halo & empty & ~twice
+    return cells.bit_count()
+
+
+def leaves_edible(position: BugPosition, move: BugMove) -> bool:
+    """After `move`, does a bug of the mover touch a same-shaped enemy bug?"""
+    colour = position.turn
+    position.push(move)
+    try:
+        geo = position.geo
+        enemy_bugs = geo.bugs(position.stones[colour ^ 1])
+        return any(geo.meal(bug, enemy_bugs) for bug in geo.bugs(position.stones[colour]))
+    finally:
+        position.pop()
+
+
+class BugPolicy(GamePolicy):
+    name = "bug-eat"
+    has_evaluator = True
+
+    def evaluate(self, position: Position) -> float:
+        assert isinstance(position, BugPosition)
+        mine = growth_cells(position, position.turn)
+        theirs = growth_cells(position, position.turn ^ 1)
+        return 1.0 / (1.0 + math.exp(-MOBILITY_SCALE * (theirs - mine)))
+
+    def order_moves(self, position: Position, moves: Sequence[Move]) -> list[Move]:
+        assert isinstance(position, BugPosition)
+        eats: list[Move] = []
+        quiet: list[Move] = []
+        risky: list[Move] = []
+        for move in moves:
+            assert isinstance(move, BugMove)
+            if len(move.cells) > 1:
+                eats.append(move)
+            elif leaves_edible(position, move):
+                risky.append(move)
+            else:
+                quiet.append(move)
+        return eats + quiet + risky
+
+    def playout_move(
+        self, position: Position, moves: Sequence[Move], rng: random.Random
+    ) -> Move:
+        if rng.random() < EAT_PREFERENCE:
+            eats = [m for m in moves if len(m.cells) > 1]  # type: ignore[attr-defined]
+            if eats:
+                return eats[rng.randrange(len(eats))]
+        return moves[rng.randrange(len(moves))]
+
+
+def make_policy(game: Game) -> GamePolicy:
+    return BugPolicy()

@@ -1,0 +1,74 @@
+"""Shared helpers of the AI tests: random positions and an exhaustive solver to compare with."""
+
+from __future__ import annotations
+
+import random
+
+from engine.core import Position
+from engine.registry import game_names, new_game
+
+# One board per game (the smallest shipped size keeps the tests fast).
+TEST_SIZES = {"ayu": 9, "bug": 3, "ahayuta": 8}
+
+
+def registered_games() -> list[tuple[str, int]]:
+    """Every registered game with a test size (games added later get their default)."""
+    out = []
+    for name in game_names():
+        out.append((name, TEST_SIZES.get(name, new_game(name).size)))
+    return out
+
+
+def random_position(name: str, size: int, plies: int, rng: random.Random) -> Position:
+    """A position `plies` random moves in (fewer if the game ends), not over if possible."""
+    position = new_game(name, size).start()
+    for _ in range(plies):
+        moves = position.legal_moves()
+        if not moves:
+            break
+        move = moves[rng.randrange(len(moves))]
+        position.push(move)
+        if position.outcome() is not None:
+            position.pop()
+            break
+    return position
+
+
+def solve(position: Position, depth: int) -> tuple[int, int] | None:
+    """Exact (result, plies) for the side to move by plain minimax, or None if deeper.
+
+    result is +1 win, 0 draw, -1 loss; plies is the length of the game under best play
+    (quickest win, slowest loss).
+    """
+    outcome = position.outcome()
+    if outcome is not None:
+        if outcome.winner is None:
+            return 0, 0
+        return (1 if outcome.winner == position.turn_name else -1), 0
+    if depth == 0:
+        return None
+    best: tuple[int, int] | None = None
+    unknown = False
+    for move in position.legal_moves():
+        position.push(move)
+        found = solve(position, depth - 1)
+        position.pop()
+        if found is None:
+            unknown = True
+            continue
+        mine = (-found[0], found[1] + 1)
+        if best is None or _better(mine, best):
+            best = mine
+    if best is not None and best[0] == 1:
+        return best
+    return None if unknown else best
+
+
+def _better(a: tuple[int, int], b: tuple[int, int]) -> bool:
+    if a[0] != b[0]:
+        return a[0] > b[0]
+    if a[0] == 1:
+        return a[1] < b[1]
+    if a[0] == -1:
+        return a[1] > b[1]
+    return a[1] < b[1]
