@@ -41,6 +41,8 @@ def add_subcommands(commands: argparse._SubParsersAction[argparse.ArgumentParser
     match.add_argument("--seed", type=int, default=1)
     match.add_argument("--workers", type=int, default=1)
     match.add_argument("--option", action="append", default=[], metavar="NAME=VALUE")
+    match.add_argument("--opening-plies", type=int, default=2,
+                       help="random first plies, shared by each pair of games")
     match.set_defaults(run=run_match_command)
 
 
@@ -102,7 +104,10 @@ def run_match_command(args: argparse.Namespace) -> int:
         print(f"game {number + 1}: {result}{note} in {record.plies} plies "
               f"[{time.perf_counter() - began:.0f} s]", flush=True)
 
-    match = run_match(game, first, second, args.games, args.seed, on_game=report)
+    match = run_match(
+        game, first, second, args.games, args.seed, on_game=report,
+        opening_plies=args.opening_plies,
+    )
     print(f"{game!r}", flush=True)
     for line in match.lines():
         print(line)

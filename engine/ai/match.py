@@ -87,13 +87,36 @@ def wilson_interval(successes: float, n: int, z: float = 1.96) -> tuple[float, f
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
+def random_opening(game: Game, plies: int, rng: random.Random) -> list[str]:
+    """A few uniformly random first moves, so that deterministic players vary their games."""
+    position = game.start()
+    moves: list[str] = []
+    for _ in range(plies):
+        legal = position.legal_moves()
+        if not legal:
+            break
+        move = legal[rng.randrange(len(legal))]
+        position.push(move)
+        if position.outcome() is not None:
+            position.pop()
+            break
+        moves.append(move.to_text())
+    return moves
+
+
 def play_game(
-    game: Game, seats: tuple[Contender, Contender], rng: random.Random, ply_cap: int
+    game: Game,
+    seats: tuple[Contender, Contender],
+    rng: random.Random,
+    ply_cap: int,
+    opening: list[str] | None = None,
 ) -> tuple[int | None, int, bool]:
     """One game; `seats[0]` moves first. Returns (winning seat or None, plies, capped)."""
     position = game.start()
+    for text in opening or []:
+        position.play(text)
     history: list[int] = []
-    plies = 0
+    plies = len(opening or [])
     while position.outcome() is None:
         if plies >= ply_cap:
             return None, plies, True
@@ -120,14 +143,19 @@ def run_match(
     games: int,
     seed: int = 1,
     on_game: Callable[[int, GameRecord], None] | None = None,
+    opening_plies: int = 2,
 ) -> MatchResult:
+    """Games in pairs: both colour assignments from the same random opening."""
     rng = random.Random(seed)
     cap = PLY_CAPS.get(game.name, 400)
     records = []
+    opening: list[str] = []
     for number in range(games):
         first_moves_first = number % 2 == 0
+        if first_moves_first:
+            opening = random_opening(game, opening_plies, random.Random(f"{seed}-{number}"))
         seats = (first, second) if first_moves_first else (second, first)
-        winner_seat, plies, capped = play_game(game, seats, rng, cap)
+        winner_seat, plies, capped = play_game(game, seats, rng, cap, opening)
         if winner_seat is None:
             record = GameRecord(None, plies, capped, None)
         else:

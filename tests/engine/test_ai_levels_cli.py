@@ -1,0 +1,102 @@
+"""Levels for every game, the `search` and `match` subcommands, and the parallel searcher."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from engine.__main__ import main
+from engine.ai.common import SearchLimits
+from engine.ai.levels import LEVELS, custom_limits, level_limits
+from engine.ai.match import contender, run_match
+from engine.ai.parallel import ParallelSearcher
+from engine.core import EngineError
+from engine.registry import new_game
+from tests.engine.ai_helpers import random_position, registered_games
+
+AYU_START_9 = (
+    "ayu 9 1b1b1b1b1/w1w1w1w1w/1b1b1b1b1/w1w1w1w1w/1b1b1b1b1/w1w1w1w1w/1b1b1b1b1/"
+    "w1w1w1w1w/1b1b1b1b1 b"
+)
+
+
+@pytest.mark.parametrize(("name", "size"), registered_games())
+def test_every_game_has_five_levels_and_a_custom_time(name: str, size: int) -> None:
+    assert LEVELS == ("beginner", "casual", "intermediate", "strong", "master")
+    for level in LEVELS:
+        searcher, limits, settings = level_limits(name, level)
+        assert settings.level == level
+        assert limits.time or limits.iterations
+        assert hasattr(searcher, "search")
+    assert level_limits(name, "Master")[2].workers == 2
+    _, limits, _ = custom_limits(name, 1.5)
+    assert limits.time == 1.5
+
+
+def test_unknown_level_is_an_engine_error() -> None:
+    with pytest.raises(EngineError):
+        level_limits("ayu", "grandmaster")
+
+
+@pytest.mark.parametrize(("name", "size"), registered_games())
+def test_beginner_plays_legal_moves(name: str, size: int) -> None:
+    searcher, limits, _ = level_limits(name, "beginner")
+    rng = random.Random(4)
+    position = random_position(name, size, 6, rng)
+    if position.outcome() is None:
+        result = searcher.search(position, [], limits, rng=rng)
+        assert result.best_move in position.legal_moves()
+
+
+def test_cli_search_prints_info_lines_and_bestmove(capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(["search", AYU_START_9, "--moves", "b1-c1", "--time", "0.6", "--seed", "3"])
+    lines = capsys.readouterr().out.strip().splitlines()
+    assert code == 0
+    assert lines[-1].startswith("bestmove ")
+    assert any(line.startswith("info nodes ") and " pv " in line for line in lines[:-1])
+    position = new_game("ayu", 9).start()
+    position.play("b1-c1")
+    assert lines[-1].split()[1] in {m.to_text() for m in position.legal_moves()}
+
+
+def test_cli_search_with_iterations_is_reproducible(capsys: pytest.CaptureFixture[str]) -> None:
+    main(["search", AYU_START_9, "--iterations", "120", "--seed", "9"])
+    first = capsys.readouterr().out.strip().splitlines()[-1]
+    main(["search", AYU_START_9, "--iterations", "120", "--seed", "9"])
+    assert capsys.readouterr().out.strip().splitlines()[-1] == first
+
+
+def test_cli_search_rejects_an_illegal_move_with_status_2(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    code = main(["search", AYU_START_9, "--moves", "a1-a2", "--iterations", "10"])
+    err = capsys.readouterr().err.strip().splitlines()
+    assert code == 2 and len(err) == 1 and err[0].startswith("error: move 1 (a1-a2)")
+
+
+def test_cli_match_prints_totals(capsys: pytest.CaptureFixture[str]) -> None:
+    name, size = registered_games()[0]
+    code = main(["match", "--game", name, "--size", str(size), "--first", "beginner",
+                 "--second", "random", "--games", "2", "--time", "0.05"])
+    out = capsys.readouterr().out
+    assert code == 0
+    assert "95% interval" in out and "first player's win rate" in out
+
+
+def test_match_against_random_counts_every_game() -> None:
+    game = new_game("ayu", 9)
+    first = contender(game, "uct", 0.02)
+    second = contender(game, "random", None)
+    result = run_match(game, first, second, 2, seed=3)
+    assert len(result.records) == 2
+    assert all(r.plies > 0 for r in result.records)
+
+
+def test_parallel_search_returns_a_legal_move() -> None:
+    name, size = registered_games()[0]
+    position = random_position(name, size, 3, random.Random(8))
+    searcher = ParallelSearcher(name, "mcts", 2)
+    result = searcher.search(position, [], SearchLimits(iterations=60), rng=random.Random(1))
+    assert result.best_move in position.legal_moves()
+    assert result.nodes >= 60
