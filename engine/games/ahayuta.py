@@ -377,7 +377,9 @@ class AhayutaPosition(Position):
                     key = self._capture(c, t, key)
         self.hash = key
         self.turn = o
-        self._enter_key(key)
+        self._keys.append(key)  # Position._enter_key, inlined
+        counts = self._key_counts
+        counts[key] = counts.get(key, 0) + 1
 
     def _hero(self, c: int, move: AhayutaMove, key: int) -> int:
         """A warrior of `c` arrived on the enemy home row (AHA-14, H8…H10)."""
@@ -506,7 +508,13 @@ class AhayutaPosition(Position):
         self.res[0], self.res[1] = r0, r1
         self.pend[0], self.pend[1] = p0, p1
         self.turn ^= 1
-        self._leave_key()
+        key = self._keys.pop()  # Position._leave_key, inlined
+        counts = self._key_counts
+        count = counts[key] - 1
+        if count:
+            counts[key] = count
+        else:
+            del counts[key]
         return move
 
     def forget_cached_moves(self) -> None:
@@ -519,9 +527,12 @@ class AhayutaPosition(Position):
         return moves
 
     def legal_moves(self) -> list[Move]:
-        if self._occurrences() >= 3:
+        if self._key_counts[self.hash] >= 3:  # AHA-18, the current key is always counted
             return []
-        return list(self.rule_moves())
+        moves = self._moves_cache
+        if moves is None:
+            moves = self._moves_cache = self._generate()
+        return list(moves)
 
     def outcome(self) -> Outcome | None:
         if self._won is not None:
@@ -548,28 +559,46 @@ class AhayutaPosition(Position):
             if self.game.lose_when_home_full:
                 return []
         moves: list[Move] = list(geo.deploys[c][home_code]) if self.res[c] else []
-        steps = geo.warrior_steps[c]
         own = men[c]
-        while own:
-            low = own & -own
-            own ^= low
-            for target, move, hero in steps[low.bit_length() - 1]:
-                if not target & empty:
-                    continue
-                if not hero:
-                    moves.append(move)
-                elif not (aha[c] or self.pend[c]):  # AHA-14: an Ahayuta is born
-                    if home_code:
-                        moves.extend(geo.hero_moves[move][home_code])
-                    else:
-                        moves.append(move)  # H10: it will be pending
-                elif self.game.when_has_ahayuta != HAS_ILLEGAL:
-                    moves.append(move)  # H9
-        if aha[c]:
-            for target, move in self._asteps[c][aha[c].bit_length() - 1]:
+        # AHA-7, rank by rank through a memo of moves per pair of bytes.
+        own_bytes = own.to_bytes(8, "little")
+        empty_bytes = empty.to_bytes(8, "little")
+        memo = geo.rank_steps[c]
+        forward = geo.forward[c]
+        for rank in geo.step_ranks[c]:
+            sources = own_bytes[rank]
+            if sources:
+                key = sources << 8 | empty_bytes[rank + forward]
+                found = memo[rank].get(key)
+                if found is None:
+                    found = geo.rank_step_moves(c, rank, key)
+                moves += found
+        heroes = own & geo.pre_goal[c]
+        if heroes:  # steps onto the enemy home row
+            for up, amount, sources, table in geo.step_shifts[c]:
+                targets = (heroes & sources) << amount if up else (heroes & sources) >> amount
+                targets &= empty
+                while targets:
+                    low = targets & -targets
+                    targets ^= low
+                    self._hero_moves(table[low], home_code, moves)
+        a = aha[c]
+        if a:  # AHA-8
+            for target, move in self._asteps[c][a.bit_length() - 1]:
                 if target & empty:
                     moves.append(move)
         return moves
+
+    def _hero_moves(self, move: AhayutaMove, home_code: int, moves: list[Move]) -> None:
+        """The moves of a warrior step onto the enemy home row (AHA-14, H9, H10)."""
+        c = self.turn
+        if not (self.aha[c] or self.pend[c]):  # an Ahayuta is born
+            if home_code:
+                moves.extend(self.geo.hero_moves[move][home_code])
+            else:
+                moves.append(move)  # H10: it will be pending
+        elif self.game.when_has_ahayuta != HAS_ILLEGAL:
+            moves.append(move)  # H9
 
     def to_text(self) -> str:
         geo = self.geo

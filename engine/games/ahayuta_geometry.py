@@ -165,6 +165,34 @@ class AhayutaGeometry:
                                 targets.append((1 << t, self.move(STEP, s, t)))
                     per_side[side].append(tuple(targets))
             self.ahayuta_steps[option] = per_side
+        # Warrior steps of a whole side at once: a shift per diagonal, then the move of each
+        # target bit. Per side: (shift left or right, amount, sources allowed, {bit: move}).
+        self.step_shifts: tuple[tuple[tuple[bool, int, int, dict[int, AhayutaMove]], ...], ...]
+        shifts = []
+        for side in (LIGHT, DARK):
+            forward = 1 if side == LIGHT else -1
+            side_shifts = []
+            for df in (-1, 1):
+                delta = 8 * forward + df
+                sources = sum(
+                    1 << s
+                    for s in self.squares
+                    if _square(s % 8 + df, s // 8 + forward) is not None
+                )
+                table = {1 << (s + delta): self.move(STEP, s, s + delta) for s in bits_of(sources)}
+                side_shifts.append((delta > 0, abs(delta), sources, table))
+            shifts.append(tuple(side_shifts))
+        self.step_shifts = tuple(shifts)
+        # The other warrior steps rank by rank: per side, the source ranks whose targets are
+        # not the goal row, the rank step, and per source rank a memo of the moves for
+        # (byte of own warriors on the rank << 8) | (byte of empty squares on the target rank).
+        self.step_ranks = (tuple(range(0, 6)), tuple(range(7, 1, -1)))
+        self.forward = (1, -1)
+        self.pre_goal = (0xFF << 48, 0xFF << 8)
+        self.rank_steps: tuple[list[dict[int, tuple[AhayutaMove, ...]]], ...] = (
+            [{} for _ in range(8)],
+            [{} for _ in range(8)],
+        )
         # Zobrist keys: [light warrior, light Ahayuta, dark warrior, dark Ahayuta][square],
         # reserve counts per side, pending flags per side, and the side to move.
         rng = random.Random(0xA4A7)
@@ -179,6 +207,21 @@ class AhayutaGeometry:
         if move is None:
             move = self._moves[key] = AhayutaMove(kind, source, target, newborn, self)
         return move
+
+    def rank_step_moves(self, side: int, rank: int, key: int) -> tuple[AhayutaMove, ...]:
+        """Warrior steps from `rank` for a memo key of `rank_steps` (computed once)."""
+        target_rank = rank + self.forward[side]
+        sources, empty = key >> 8, key & 255
+        moves = []
+        for file in range(8):
+            if sources >> file & 1:
+                for target_file in (file - 1, file + 1):
+                    if 0 <= target_file < 8 and empty >> target_file & 1:
+                        moves.append(
+                            self.move(STEP, rank * 8 + file, target_rank * 8 + target_file)
+                        )
+        found = self.rank_steps[side][rank][key] = tuple(moves)
+        return found
 
     def cell(self, name: str) -> int:
         index = self.index_of.get(name)
