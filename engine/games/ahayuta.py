@@ -11,10 +11,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engine.board import BoardDescription, BoardLabel, CellInfo
+from engine.board import BoardDescription
 from engine.core import (
     Game,
-    IllegalMoveError,
     Move,
     OptionSpec,
     Outcome,
@@ -33,7 +32,6 @@ from engine.effects import (
 from engine.games.ahayuta_geometry import (
     DARK,
     DEPLOY,
-    FILES,
     HOME_SHIFT,
     LIGHT,
     PLACE,
@@ -42,14 +40,18 @@ from engine.games.ahayuta_geometry import (
     bits_of,
     geometry,
 )
-from engine.notation import format_rows, join_position, parse_rows, split_position
+from engine.games.ahayuta_text import (
+    board_description,
+    check_capture_suffix,
+    format_position,
+    parse_move_and_captures,
+    parse_state,
+)
 from engine.registry import register
 
 # hero_when_has_ahayuta (H9)
 HAS_STAY, HAS_ILLEGAL, HAS_REMOVE = 0, 1, 2
 _HAS_CODES = {"stay": HAS_STAY, "illegal": HAS_ILLEGAL, "remove": HAS_REMOVE}
-_LETTERS = "WAwa"  # light warrior, light Ahayuta, dark warrior, dark Ahayuta
-_PENDING_TEXT = ("-", "L", "D", "LD")
 
 
 @dataclass(frozen=True)
@@ -116,70 +118,7 @@ class AhayutaGame(Game):
         return AhayutaPosition(self, (0, 0), (0, 0), (6, 6), (False, False), LIGHT)
 
     def parse(self, text: str) -> AhayutaPosition:
-        fields = split_position(text)
-        if fields.game != self.name:
-            raise ParseError(f"this is a position of {fields.game!r}, not of ahayuta")
-        if fields.size != 8:
-            raise ParseError(f"an Ahayuta position has size 8, not {fields.size}")
-        if AhayutaGame(8, **fields.options) != self:
-            theirs = AhayutaGame(8, **fields.options).option_text() or "the default options"
-            ours = self.option_text() or "the default options"
-            raise ParseError(f"the position is for {theirs}, but this game has {ours}")
-        geo = self.geometry
-        letters = parse_rows(fields.board, geo.row_lengths, _LETTERS)
-        men, aha = [0, 0], [0, 0]
-        for index, letter in zip(geo.print_order, letters, strict=True):
-            if letter is None:
-                continue
-            code = _LETTERS.index(letter)
-            side = code >> 1
-            if code & 1:
-                if aha[side]:
-                    raise ParseError(f"{self.players[side]} has two Ahayutas on the board")
-                aha[side] = 1 << index
-            else:
-                men[side] |= 1 << index
-        if fields.to_move not in ("l", "d"):
-            raise ParseError(f"the side to move must be l or d, not {fields.to_move!r}")
-        turn = LIGHT if fields.to_move == "l" else DARK
-        if len(fields.extras) != 2:
-            raise ParseError(
-                "an Ahayuta position needs the reserves and the pending flags after the side "
-                f"to move, like '6/6 -'; got {len(fields.extras)} field(s)"
-            )
-        reserve_text, pending_text = fields.extras
-        parts = reserve_text.split("/")
-        if len(parts) != 2 or not all(p.isdigit() and len(p) == 1 for p in parts):
-            raise ParseError(
-                f"the reserves are written light/dark with one digit each, like 6/6, "
-                f"not {reserve_text!r}"
-            )
-        reserves = (int(parts[0]), int(parts[1]))
-        if pending_text not in _PENDING_TEXT:
-            raise ParseError(
-                f"the pending Ahayuta flags are -, L, D or LD, not {pending_text!r}"
-            )
-        pending = ("L" in pending_text, "D" in pending_text)
-        for side, player in enumerate(self.players):
-            count = bin(men[side]).count("1")
-            if count + reserves[side] > 6:
-                raise ParseError(
-                    f"{player} has {count} warriors on the board and {reserves[side]} in "
-                    f"reserve: more than 6"
-                )
-            if pending[side] and aha[side]:
-                raise ParseError(
-                    f"{player}'s Ahayuta is on the board, so it cannot also be pending"
-                )
-        winners = [side for side in (LIGHT, DARK) if aha[side] & geo.goal[side]]
-        if len(winners) == 2:
-            raise ParseError("both Ahayutas stand on the opponent's home row")
-        if winners and winners[0] == turn:
-            player = self.players[turn]
-            raise ParseError(
-                f"{player}'s Ahayuta stands on the opponent's home row, so {player} has won "
-                f"and cannot be to move"
-            )
+        men, aha, reserves, pending, turn = parse_state(self, text)
         return AhayutaPosition(self, men, aha, reserves, pending, turn)
 
     def parse_move(self, text: str) -> AhayutaMove:
@@ -187,53 +126,10 @@ class AhayutaGame(Game):
 
     def parse_move_and_captures(self, text: str) -> tuple[AhayutaMove, tuple[int, ...] | None]:
         """The move and the squares of its capture suffix (`xe5xf6`), None without one."""
-        geo = self.geometry
-        if not isinstance(text, str) or not text:
-            raise ParseError("the move is empty")
-        base, *captured_names = text.split("x")
-        captures: tuple[int, ...] | None = None
-        if captured_names:
-            if not all(captured_names):
-                raise ParseError(f"the capture suffix of {text!r} names no square after an x")
-            captures = tuple(geo.cell(name) for name in captured_names)
-            if len(set(captures)) != len(captures):
-                raise ParseError(f"{text!r} names a captured square twice")
-        if base.startswith("A@"):
-            return geo.move(PLACE, -1, geo.cell(base[2:])), captures
-        if base.startswith("@"):
-            return geo.move(DEPLOY, -1, geo.cell(base[1:])), captures
-        source, sep, rest = base.partition("-")
-        if not sep or not source or not rest:
-            raise ParseError(
-                f"an Ahayuta move is written @d1, c3-d4, c7-d8/e1 or A@e8, not {text!r}"
-            )
-        target, slash, newborn = rest.partition("/")
-        if slash and not newborn:
-            raise ParseError(f"{text!r} has no newborn square after the /")
-        return (
-            geo.move(
-                1, geo.cell(source), geo.cell(target), geo.cell(newborn) if slash else -1
-            ),
-            captures,
-        )
+        return parse_move_and_captures(self.geometry, text)
 
     def board(self) -> BoardDescription:
-        geo = self.geometry
-        cells = [
-            CellInfo(index, geo.names[index], float(index % 8), float(7 - index // 8))
-            for index in geo.print_order
-        ]
-        order = {info.index: k for k, info in enumerate(cells)}
-        neighbours = tuple(
-            tuple(order[i] for i in bits_of(geo.adjacent[info.index])) for info in cells
-        )
-        labels = [BoardLabel(FILES[f], float(f), 7.7) for f in range(8)]
-        labels += [BoardLabel(str(r + 1), -0.7, float(7 - r)) for r in range(8)]
-        zones = {
-            "light home": tuple(geo.names[i] for i in bits_of(geo.home[LIGHT])),
-            "dark home": tuple(geo.names[i] for i in bits_of(geo.home[DARK])),
-        }
-        return BoardDescription("square", tuple(cells), neighbours, tuple(labels), zones)
+        return board_description(self.geometry)
 
 
 # What push saves to undo a move: the move, then every field of the state.
@@ -601,26 +497,7 @@ class AhayutaPosition(Position):
             moves.append(move)  # H9
 
     def to_text(self) -> str:
-        geo = self.geo
-        men, aha = self.men, self.aha
-        letters: list[str | None] = []
-        for index in geo.print_order:
-            bit = 1 << index
-            if men[LIGHT] & bit:
-                letters.append("W")
-            elif aha[LIGHT] & bit:
-                letters.append("A")
-            elif men[DARK] & bit:
-                letters.append("w")
-            elif aha[DARK] & bit:
-                letters.append("a")
-            else:
-                letters.append(None)
-        pending = _PENDING_TEXT[self.pend[LIGHT] + 2 * self.pend[DARK]]
-        return join_position(
-            "ahayuta", 8, format_rows(letters, geo.row_lengths), "ld"[self.turn],
-            [f"{self.res[LIGHT]}/{self.res[DARK]}", pending], self.game.option_text(),
-        )
+        return format_position(self)
 
     def pieces(self) -> dict[str, Piece]:
         out: dict[str, Piece] = {}
@@ -662,19 +539,8 @@ class AhayutaPosition(Position):
     def parse_move(self, text: str) -> Move:
         """A move from its text; a capture suffix is checked against this position."""
         move, captures = self.game.parse_move_and_captures(text)
-        if captures is None:
-            return move
-        ended = self.outcome()
-        if ended is not None:
-            raise IllegalMoveError(f"the game is over ({ended.text()})")
-        if move not in self.legal_moves():
-            raise IllegalMoveError(self.explain_illegal(move))
-        actual = self.captures_of(move)
-        if sorted(captures) != actual:
-            names = self.geo.names
-            said = ", ".join(names[i] for i in sorted(captures))
-            real = ", ".join(names[i] for i in actual) or "nothing"
-            raise IllegalMoveError(f"{move.to_text()} captures {real}, not {said}")
+        if captures is not None:
+            check_capture_suffix(self, move, captures)
         return move
 
     def explain_illegal(self, move: Move) -> str:
