@@ -62,6 +62,14 @@ class Transformed(Effect):
 
 
 @dataclass(frozen=True)
+class Removed(Effect):
+    """Ahayuta (hero_when_has_ahayuta=remove): the warrior on `cell` left the game."""
+
+    cell: str
+    player: str
+
+
+@dataclass(frozen=True)
 class AhayutaPending(Effect):
     """Ahayuta: `player` now owes an Ahayuta placement (`reason`: sacrifice or hero)."""
 

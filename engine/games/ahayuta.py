@@ -9,8 +9,6 @@ since a position string cannot show it (section 6.3).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from engine.board import BoardDescription
 from engine.core import (
     Game,
@@ -27,6 +25,7 @@ from engine.effects import (
     Effect,
     Moved,
     Placed,
+    Removed,
     Transformed,
 )
 from engine.games.ahayuta_geometry import (
@@ -52,16 +51,6 @@ from engine.registry import register
 # hero_when_has_ahayuta (H9)
 HAS_STAY, HAS_ILLEGAL, HAS_REMOVE = 0, 1, 2
 _HAS_CODES = {"stay": HAS_STAY, "illegal": HAS_ILLEGAL, "remove": HAS_REMOVE}
-
-
-@dataclass(frozen=True)
-class Removed(Effect):
-    """Ahayuta (option hero_when_has_ahayuta=remove): the warrior on `cell` left the game.
-
-    Not in engine/effects.py, which this module may not change; it lives here."""
-
-    cell: str
-    player: str
 
 
 @register

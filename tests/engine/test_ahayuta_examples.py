@@ -9,8 +9,8 @@ import sys
 import pytest
 
 from engine import IllegalMoveError, ParseError, new_game, parse_position, perft
-from engine.effects import AhayutaPending, Captured, Moved, Placed, Transformed
-from engine.games.ahayuta import AhayutaPosition, Removed
+from engine.effects import AhayutaPending, Captured, Moved, Placed, Removed, Transformed
+from engine.games.ahayuta import AhayutaPosition
 
 START = "ahayuta 8 6/8/8/8/8/8/8/6 l 6/6 -"
 FILES = "abcdefgh"

@@ -10,8 +10,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine import Position, new_game, parse_position
-from engine.effects import AhayutaPending, Captured, Effect, Moved, Placed, Transformed
-from engine.games.ahayuta import AhayutaGame, AhayutaPosition, Removed
+from engine.effects import AhayutaPending, Captured, Effect, Moved, Placed, Removed, Transformed
+from engine.games.ahayuta import AhayutaGame, AhayutaPosition
 
 FILES = "abcdefgh"
 SIDES = ("light", "dark")
