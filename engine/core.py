@@ -10,7 +10,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import ClassVar, TypeVar
 
 from engine.board import BoardDescription
 from engine.effects import Effect, GameOver
@@ -139,6 +139,9 @@ class Game(ABC):
     def board(self) -> BoardDescription: ...
 
 
+P = TypeVar("P", bound="Position")
+
+
 class Position(ABC):
     """A game state with its own history of keys, for repetition along pushed moves."""
 
@@ -165,6 +168,14 @@ class Position(ABC):
     def _occurrences(self) -> int:
         """How often the current repetition key has occurred along the history."""
         return self._key_counts.get(self._keys[-1], 0) if self._keys else 0
+
+    def _clone(self: P) -> P:
+        """A copy sharing nothing mutable of the base; games then copy their own lists."""
+        other = type(self).__new__(type(self))
+        other.__dict__.update(self.__dict__)
+        other._keys = list(self._keys)
+        other._key_counts = dict(self._key_counts)
+        return other
 
     def add_prior_history(self, keys: Sequence[int]) -> None:
         """Declare repetition keys of positions that came before this one in the game."""

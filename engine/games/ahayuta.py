@@ -181,15 +181,12 @@ class AhayutaPosition(Position):
         return self.hash
 
     def copy(self) -> AhayutaPosition:
-        other = AhayutaPosition.__new__(AhayutaPosition)
-        other.__dict__.update(self.__dict__)
+        other = self._clone()
         other.men = list(self.men)
         other.aha = list(self.aha)
         other.res = list(self.res)
         other.pend = list(self.pend)
         other._stack = list(self._stack)
-        other._keys = list(self._keys)
-        other._key_counts = dict(self._key_counts)
         other._record = None
         return other
 

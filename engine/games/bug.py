@@ -133,12 +133,9 @@ class BugPosition(Position):
         return self.board_key
 
     def copy(self) -> BugPosition:
-        other = BugPosition.__new__(BugPosition)
-        other.__dict__.update(self.__dict__)
+        other = self._clone()
         other.stones = list(self.stones)
         other._stack = list(self._stack)
-        other._keys = list(self._keys)
-        other._key_counts = dict(self._key_counts)
         return other
 
     def push(self, move: Move) -> None:
