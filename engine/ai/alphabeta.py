@@ -205,9 +205,10 @@ class _Run:
         self, best: Move, score: int, scores: dict[Move, int], depth: int, proven: bool = False
     ) -> SearchResult:
         ranked = sorted(scores.items(), key=lambda item: item[1], reverse=True)
-        candidates = tuple(
-            Candidate(move, 1.0 if move == best else 0.0, _value(s)) for move, s in ranked[:8]
-        )
+        # Every root move is searched to the same depth, so each gets an equal share; the
+        # values of all but the best are fail-soft upper bounds (good enough to rank them).
+        share = 1.0 / len(ranked) if ranked else 0.0
+        candidates = tuple(Candidate(move, share, _value(s)) for move, s in ranked[:8])
         proven_result = proven_plies = None
         if proven:
             proven_result = 1 if score > 0 else -1

@@ -38,7 +38,7 @@ class LevelSettings:
 
 # Per game: "mcts" or "alphabeta", and MCTS leaf evaluation (None = playouts to the end,
 # a number = that many policy plies, then the policy's evaluation).
-GAME_ENGINE: dict[str, str] = {"ayu": "mcts", "bug": "mcts", "ahayuta": "mcts"}
+GAME_ENGINE: dict[str, str] = {"ayu": "alphabeta", "bug": "mcts", "ahayuta": "mcts"}
 MCTS_PLAYOUT_PLIES: dict[str, int | None] = {"ayu": 4, "bug": None, "ahayuta": 6}
 
 # (seconds, iterations, temperature, workers) per level. Beginner and Casual use iteration

@@ -100,6 +100,7 @@ class _Run:
         self.rng = rng
         self.root = Node(None, None)
         self.iterations = 0
+        self.interrupted: StopCheck = never_stop
 
     # -- the loop ---------------------------------------------------------------------
     def go(
@@ -117,6 +118,9 @@ class _Run:
             self.iterations = 1
             return self._result(clock)
         deadline = None if limits.time is None else clock.began + limits.time
+        self.interrupted = lambda: should_stop() or (
+            deadline is not None and time.perf_counter() >= deadline
+        )
         cap = limits.iterations
         while root.proof is None:
             if cap is not None and self.iterations >= cap:
@@ -231,7 +235,8 @@ class _Run:
                 outcome = position.outcome()
                 value = 0.5 if outcome is None else outcome_value(outcome, position)
                 break
-            if pushed >= cap:
+            if pushed >= cap or (pushed & 15 == 15 and self.interrupted()):
+                # Long playouts look at the stop flag too, so a stop is seen within ~20 ms.
                 value = policy.evaluate(position) if policy.has_evaluator else 0.5
                 break
             position.push(policy.playout_move(position, moves, rng))

@@ -91,5 +91,6 @@ class SoftenedSearcher:
 
 def _pool(candidates: Sequence[Candidate], top: int) -> list[Candidate]:
     """The top candidates that the search looked at enough to have an opinion."""
-    pool = [c for c in candidates[:top] if c.share > 0.02] or list(candidates[:1])
+    most = max((c.share for c in candidates), default=0.0)
+    pool = [c for c in candidates[:top] if c.share >= 0.05 * most] or list(candidates[:1])
     return pool

@@ -3,8 +3,9 @@
 Uses the Ayu position's public bitboard API (`stones`, `units`, `distance_layers`, `geo`).
 The evaluation is a race estimate: each player needs about one move per empty point on the
 paths that join its units, so the cost of a colour is the sum over its units of each unit's
-distance to its nearest friend, halved (two units share each gap). A unit walled in for good
-costs nothing, as the rules let a player with only such units win.
+distance to its nearest friend, less the largest (a spanning tree has one edge fewer than
+units). A unit walled in for good costs nothing, as the rules let a player with only such
+units win.
 """
 
 from __future__ import annotations
@@ -41,12 +42,15 @@ class AyuPolicy(GamePolicy):
         units = position.units(colour)
         if len(units) < 2:
             return 0.0, len(units)
-        total = 0
+        total = longest = 0
         for unit in units:
             found = position.distance_layers(colour, unit)
             if found is not None:
                 total += found[0]
-        return total / 2.0, len(units)
+                longest = max(longest, found[0])
+        # Every unit but one must close the gap to its nearest friend: the nearest-friend
+        # distances minus the largest approximate the minimum spanning tree's weight.
+        return float(total - longest), len(units)
 
     def evaluate(self, position: Position) -> float:
         assert isinstance(position, AyuPosition)
