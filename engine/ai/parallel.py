@@ -77,8 +77,11 @@ def _worker(
         def should_stop() -> bool:
             return stop.is_set() or (deadline is not None and time.time() >= deadline)
 
+        # The shared deadline (wall clock, set by the parent) ends the search; the worker's
+        # own time limit is only a safety net a little later.
+        own_limits = replace(limits, time=limits.time + 1.0) if limits.time else limits
         result = searcher.search(
-            position, history, replace(limits, time=None) if deadline else limits,
+            position, history, own_limits,
             should_stop=should_stop, rng=random.Random(seed),
         )
         results.put(_WorkerReport(

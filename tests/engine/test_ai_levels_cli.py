@@ -100,3 +100,12 @@ def test_parallel_search_returns_a_legal_move() -> None:
     result = searcher.search(position, [], SearchLimits(iterations=60), rng=random.Random(1))
     assert result.best_move in position.legal_moves()
     assert result.nodes >= 60
+
+
+def test_parallel_search_with_a_time_limit_stops_at_the_deadline() -> None:
+    name, size = registered_games()[0]
+    position = random_position(name, size, 3, random.Random(8))
+    searcher = ParallelSearcher(name, "mcts", 2)
+    result = searcher.search(position, [], SearchLimits(time=0.5), rng=random.Random(1))
+    assert result.best_move in position.legal_moves()
+    assert result.elapsed < 5.0
