@@ -5,9 +5,19 @@ what one core does in the given time; Master uses two worker processes (root par
 The easy levels search a little, then choose softly among the top candidates
 (`SoftenedSearcher`), so their mistakes look human rather than random.
 
-Which searcher each game uses was decided by mini-matches (the report in the commit log and
-`GAME_ENGINE` below): MCTS-Solver with the game's policy everywhere, alpha-beta where it
-measured stronger.
+Which searcher each game uses was decided by mini-matches (`python -m engine match`-style,
+0.3 s per move, colours alternating, 2 random opening plies shared by each pair of games;
+small samples, so read them as indications):
+
+* Ayu 9: alpha-beta 5-1 vs plain UCT; MCTS with policy playouts 2-4 vs UCT; MCTS with
+  4 policy plies + evaluation 3-3 (0.5 s); MCTS on the evaluation alone 0-3 (older
+  evaluation). So Ayu uses alpha-beta.
+* Ahayuta: alpha-beta 4-2 vs UCT; MCTS with 6 policy plies + evaluation 3-3. Alpha-beta.
+* Bug 3: every searcher draws even with UCT (4-4): at 0.3 s the side-3 game is played
+  near-perfectly and the second player won every game, so side 3 cannot rank searchers.
+  MCTS-Solver with eat-first playouts to the end is kept (it proves endgames, and its
+  playouts need no evaluation, which measured weak on Bug); alpha-beta went 5-3 vs UCT,
+  not a significant difference.
 """
 
 from __future__ import annotations
@@ -38,7 +48,7 @@ class LevelSettings:
 
 # Per game: "mcts" or "alphabeta", and MCTS leaf evaluation (None = playouts to the end,
 # a number = that many policy plies, then the policy's evaluation).
-GAME_ENGINE: dict[str, str] = {"ayu": "alphabeta", "bug": "mcts", "ahayuta": "mcts"}
+GAME_ENGINE: dict[str, str] = {"ayu": "alphabeta", "bug": "mcts", "ahayuta": "alphabeta"}
 MCTS_PLAYOUT_PLIES: dict[str, int | None] = {"ayu": 4, "bug": None, "ahayuta": 6}
 
 # (seconds, iterations, temperature, workers) per level. Beginner and Casual use iteration
