@@ -14,7 +14,8 @@ small samples, so read them as indications):
   evaluation). So Ayu uses alpha-beta.
 * Ahayuta: alpha-beta 4-2 vs UCT; MCTS with 6 policy plies + evaluation 3-3. Alpha-beta.
 * Bug 3: every searcher draws even with UCT (4-4): at 0.3 s the side-3 game is played
-  near-perfectly and the second player won every game, so side 3 cannot rank searchers.
+  near-perfectly (in one 8-game match the second player won every game), so side 3
+  cannot rank searchers.
   MCTS-Solver with eat-first playouts to the end is kept (it proves endgames, and its
   playouts need no evaluation, which measured weak on Bug); alpha-beta went 5-3 vs UCT,
   not a significant difference.
