@@ -183,6 +183,14 @@ class Position(ABC):
         for key in keys:
             self._key_counts[key] = self._key_counts.get(key, 0) + 1
 
+    def history_keys(self) -> list[int]:
+        """Repetition keys of the earlier positions along this one's history, oldest first.
+
+        Handing them to `add_prior_history` of a freshly parsed copy of this position
+        reproduces the repetition state exactly (what the AI and game records need).
+        """
+        return self._keys[:-1]
+
     def repetition_key(self) -> int:
         """The key that repetition rules compare (board and side to move)."""
         return self.key()
@@ -244,6 +252,7 @@ class Position(ABC):
 
     @property
     def ply(self) -> int:
+        """Positions along the history, this one included (an Ayu swap adds none)."""
         return len(self._keys)
 
     def is_over(self) -> bool:

@@ -150,22 +150,17 @@ def outcome_value(outcome: Outcome, position: Position) -> float:
 def history_keys(start: Position, moves: Sequence[str]) -> tuple[Position, list[int]]:
     """Plays `moves` (checked) from `start`; returns the final position and its history.
 
-    The history holds the repetition key of every earlier position. A move that leaves
-    the key unchanged (the Ayu pie swap: same board, same colour to move) adds no entry,
-    as the rules say it makes no new position.
+    The history holds the repetition key of every earlier position (`Position.history_keys`;
+    the Ayu pie swap makes no new position, so it adds none).
     """
     position = start.copy()
-    keys: list[int] = []
     for number, text in enumerate(moves, start=1):
-        before = position.repetition_key()
         try:
             position.play(text)
         except EngineError as error:
             raise EngineError(f"move {number} ({text}): {error}") from None
-        if position.repetition_key() != before:
-            keys.append(before)
-    # A fresh position, so its own pushed history is not counted twice with `keys`.
-    return position.game.parse(position.to_text()), keys
+    # A fresh position, so its own pushed history is not counted twice with the keys.
+    return position.game.parse(position.to_text()), position.history_keys()
 
 
 class Clock:

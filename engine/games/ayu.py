@@ -265,7 +265,6 @@ class AyuPosition(Position):
         if move.source < 0:
             # The colours change hands, not the board: no new repetition entry (AYU-10).
             self.swap_available = False
-            self._keys.append(self._keys[-1])
             return
         colour = self.turn
         self.stones[colour] ^= (1 << move.source) | (1 << move.target)
@@ -280,7 +279,6 @@ class AyuPosition(Position):
         move, self.swap_available, self.pie_pending = self._stack.pop()
         self._moves_cache = None
         if move.source < 0:
-            self._keys.pop()
             return move
         self._leave_key()
         colour = self.turn ^ 1
