@@ -13,7 +13,7 @@ import time
 
 from engine.ai.common import Searcher, SearchInfo, SearchLimits, history_keys
 from engine.ai.levels import LEVELS, custom_limits, level_limits, searcher_for
-from engine.ai.match import GameRecord, contender, run_match
+from engine.ai.match import Contender, GameRecord, contender, run_match
 from engine.core import EngineError
 from engine.registry import new_game, parse_position
 
@@ -38,6 +38,8 @@ def add_subcommands(commands: argparse._SubParsersAction[argparse.ArgumentParser
     match.add_argument("--second", required=True, help="a level, 'random', 'uct' or 'custom'")
     match.add_argument("--games", type=int, default=10)
     match.add_argument("--time", type=float, default=None, help="seconds per move, both sides")
+    match.add_argument("--time-scale", type=float, default=1.0, metavar="F",
+                       help="multiply every time budget of both sides by F (e.g. 0.2)")
     match.add_argument("--seed", type=int, default=1)
     match.add_argument("--workers", type=int, default=1)
     match.add_argument("--option", action="append", default=[], metavar="NAME=VALUE")
@@ -82,6 +84,16 @@ def run_search(args: argparse.Namespace) -> int:
     return 0
 
 
+def _budget(side: Contender) -> str:
+    limits = side.limits
+    parts = []
+    if limits.time is not None:
+        parts.append(f"{limits.time:g} s")
+    if limits.iterations is not None:
+        parts.append(f"{limits.iterations} iterations")
+    return f"{side.label} " + ", ".join(parts)
+
+
 def run_match_command(args: argparse.Namespace) -> int:
     if args.games < 1:
         raise EngineError(f"a match needs 1 game or more, not {args.games}")
@@ -92,8 +104,10 @@ def run_match_command(args: argparse.Namespace) -> int:
             raise EngineError(f"an option is written NAME=VALUE, not {item!r}")
         options[name] = value
     game = new_game(args.game, args.size, **options)
-    first = contender(game, args.first.lower(), args.time, args.workers)
-    second = contender(game, args.second.lower(), args.time, args.workers)
+    first = contender(game, args.first.lower(), args.time, args.workers, args.time_scale)
+    second = contender(game, args.second.lower(), args.time, args.workers, args.time_scale)
+    if args.time_scale != 1.0:
+        print(f"time scale {args.time_scale:g}: {_budget(first)}; {_budget(second)}", flush=True)
     began = time.perf_counter()
 
     def report(number: int, record: GameRecord) -> None:

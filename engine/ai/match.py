@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from engine.ai.common import Searcher, SearchLimits
 from engine.ai.levels import custom_limits, level_limits, measuring_searcher
@@ -26,21 +26,36 @@ class Contender:
     limits: SearchLimits
 
 
-def contender(game: Game, spec: str, seconds: float | None, workers: int = 1) -> Contender:
-    """A level name, `random` or `uct`; `seconds` (if given) replaces the time budget."""
+def contender(
+    game: Game, spec: str, seconds: float | None, workers: int = 1, time_scale: float = 1.0
+) -> Contender:
+    """A level name, `random` or `uct`; `seconds` (if given) replaces the time budget.
+
+    `time_scale` multiplies whatever time budget the contender ends up with (a level's own
+    time, `seconds`, or the measuring stick's default 1 s), so that a ladder can be measured
+    at a fraction of the real times; iteration budgets are left alone.
+    """
+    if time_scale <= 0:
+        raise EngineError(f"the time scale must be positive, not {time_scale}")
     stick = measuring_searcher(spec)
     if stick is not None:
         limits = SearchLimits(time=seconds if seconds else 1.0)
-        return Contender(spec, stick, limits)
+        return Contender(spec, stick, _scaled(limits, time_scale))
     if spec == "custom":
         if not seconds:
             raise EngineError("the custom level needs --time")
         searcher, limits, _ = custom_limits(game.name, seconds, workers=workers)
-        return Contender(spec, searcher, limits)
+        return Contender(spec, searcher, _scaled(limits, time_scale))
     searcher, limits, settings = level_limits(game.name, spec, workers=workers)
     if seconds:
         limits = SearchLimits(time=seconds)
-    return Contender(spec, searcher, limits)
+    return Contender(spec, searcher, _scaled(limits, time_scale))
+
+
+def _scaled(limits: SearchLimits, time_scale: float) -> SearchLimits:
+    if limits.time is None or time_scale == 1.0:
+        return limits
+    return replace(limits, time=limits.time * time_scale)
 
 
 @dataclass

@@ -84,6 +84,29 @@ def test_cli_match_prints_totals(capsys: pytest.CaptureFixture[str]) -> None:
     assert "95% interval" in out and "first player's win rate" in out
 
 
+def test_time_scale_multiplies_every_time_budget_but_not_iterations() -> None:
+    game = new_game("ayu", 9)
+    assert contender(game, "intermediate", None, time_scale=0.2).limits.time == pytest.approx(0.2)
+    assert contender(game, "master", None, 2, time_scale=0.2).limits.time == pytest.approx(1.0)
+    assert contender(game, "uct", None, time_scale=0.5).limits.time == pytest.approx(0.5)
+    assert contender(game, "custom", 2.0, time_scale=0.25).limits.time == pytest.approx(0.5)
+    assert contender(game, "strong", 1.0, time_scale=0.5).limits.time == pytest.approx(0.5)
+    beginner = contender(game, "beginner", None, time_scale=0.2).limits
+    assert beginner.time is None
+    assert beginner.iterations == level_limits("ayu", "beginner")[1].iterations
+    assert contender(game, "strong", None).limits.time == level_limits("ayu", "strong")[1].time
+    with pytest.raises(EngineError):
+        contender(game, "strong", None, time_scale=0)
+
+
+def test_cli_match_accepts_a_time_scale(capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(["match", "--game", "ayu", "--size", "5", "--first", "random", "--second",
+                 "uct", "--games", "1", "--time", "0.2", "--time-scale", "0.1"])
+    out = capsys.readouterr().out
+    assert code == 0
+    assert "time scale 0.1: random 0.02 s; uct 0.02 s" in out and "95% interval" in out
+
+
 def test_match_against_random_counts_every_game() -> None:
     game = new_game("ayu", 9)
     first = contender(game, "uct", 0.02)
