@@ -1,0 +1,64 @@
+"""The parallel searcher: a pool of worker processes that is reused, stops, and keeps history."""
+
+from __future__ import annotations
+
+import random
+import threading
+import time
+
+from engine import new_game
+from engine.ai import SearchLimits
+from engine.ai.parallel import ParallelSearcher, shared_pool
+
+AYU7_START = "ayu 7 1b1b1b1/w1w1w1w/1b1b1b1/w1w1w1w/1b1b1b1/w1w1w1w/1b1b1b1 b"
+
+
+def test_pool_is_reused_across_searches_and_answers_legally() -> None:
+    searcher = ParallelSearcher("ayu", "alphabeta", 2)
+    position = new_game("ayu", 7).start()
+    first = searcher.search(position, (), SearchLimits(depth=2), rng=random.Random(1))
+    pids = [p.pid for p in shared_pool(2)._processes]
+    second = searcher.search(position, (), SearchLimits(depth=2), rng=random.Random(2))
+    assert [p.pid for p in shared_pool(2)._processes] == pids
+    assert first.best_move in position.legal_moves()
+    assert second.best_move in position.legal_moves()
+
+
+def test_stop_returns_a_legal_move_promptly() -> None:
+    searcher = ParallelSearcher("bug", "mcts", 2)
+    position = new_game("bug", 4).start()
+    position.push(position.legal_moves()[5])
+    searcher.search(position, (), SearchLimits(iterations=5))  # start the processes
+    stop = threading.Event()
+    timer = threading.Timer(0.4, stop.set)
+    timer.start()
+    began = time.perf_counter()
+    result = searcher.search(position, (), SearchLimits(time=60), should_stop=stop.is_set)
+    assert time.perf_counter() - began < 5  # loose: the 20 ms goal is measured, not timed here
+    assert result.best_move in position.legal_moves()
+    timer.join()
+
+
+def test_the_positions_own_history_reaches_the_workers() -> None:
+    # After a move and its reply, the workers must see the earlier positions, or a
+    # repetition draw inside the search would go unnoticed. The keys travel with the task.
+    position = new_game("ayu", 7).start()
+    assert position.to_text() == AYU7_START
+    position.push(position.legal_moves()[0])
+    position.push(position.legal_moves()[0])
+    searcher = ParallelSearcher("ayu", "alphabeta", 2)
+    captured: list[tuple[int, ...]] = []
+    pool = shared_pool(2)
+    real_run = pool.run
+
+    def spy(make_task, should_stop, on_progress):  # type: ignore[no-untyped-def]
+        captured.append(make_task(0, 0).history)
+        return real_run(make_task, should_stop, on_progress)
+
+    pool.run = spy  # type: ignore[method-assign]
+    try:
+        searcher.search(position, (7,), SearchLimits(depth=1))
+    finally:
+        del pool.run
+    assert captured == [(7, *position.history_keys())]
+    assert len(position.history_keys()) == 2
