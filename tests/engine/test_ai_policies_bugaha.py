@@ -1,0 +1,54 @@
+"""Bug and Ahayuta policy knowledge: the Ahayuta race and the one-move Ahayuta capture."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.ai.policies.ahayuta import (
+    NEXT_STEP_WINS,
+    NO_PATH,
+    AhayutaPolicy,
+    can_take_ahayuta,
+    race_distance,
+)
+from engine.games.ahayuta import AhayutaPosition
+from engine.registry import game_names, parse_position
+
+pytestmark = pytest.mark.skipif("ahayuta" not in game_names(), reason="no Ahayuta")
+
+
+def _ahayuta(text: str) -> AhayutaPosition:
+    position = parse_position(text)
+    assert isinstance(position, AhayutaPosition)
+    return position
+
+
+def test_race_distance_counts_steps_over_empty_squares() -> None:
+    # Light Ahayuta on e7, one step from the Dark home row (E-H12).
+    position = _ahayuta("ahayuta 8 6/4A3/8/8/8/8/8/1W4 l 5/6 -")
+    assert race_distance(position, 0) == 1
+    assert race_distance(position, 1) == NO_PATH  # Dark has no Ahayuta
+    # Light Ahayuta on e1: seven ranks to go.
+    assert race_distance(_ahayuta("ahayuta 8 6/8/8/8/8/8/8/3A2 l 6/6 -"), 0) == 7
+
+
+def test_race_distance_of_a_pending_ahayuta_counts_the_placement() -> None:
+    position = _ahayuta("ahayuta 8 6/8/8/8/8/8/8/6 l 5/6 L")
+    assert position.pend[0]
+    assert race_distance(position, 0) == 8
+
+
+def test_a_full_enemy_home_row_blocks_the_race() -> None:
+    position = _ahayuta("ahayuta 8 wwwwww/4A3/8/8/8/8/8/6 l 6/0 -")
+    assert race_distance(position, 0) == NO_PATH
+
+
+def test_the_evaluation_sees_a_winning_step_and_an_ahayuta_capture() -> None:
+    policy = AhayutaPolicy()
+    assert policy.evaluate(_ahayuta("ahayuta 8 6/4A3/8/8/8/8/8/1W4 l 5/6 -")) == NEXT_STEP_WINS
+    # E-H11: Dark steps b6-c5 and clamps the Light Ahayuta on d5 against e5.
+    capture = _ahayuta("ahayuta 8 6/8/1w6/3Aw3/8/8/8/6 d 5/4 -")
+    assert can_take_ahayuta(capture)
+    assert policy.evaluate(capture) == NEXT_STEP_WINS
+    # Without the anchor on e5 nothing is clamped.
+    assert not can_take_ahayuta(_ahayuta("ahayuta 8 6/8/1w6/3A4/8/8/8/6 d 5/5 -"))
