@@ -26,6 +26,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from engine.ai.alphabeta import AlphaBetaSearcher, AlphaBetaSettings
+from engine.ai.ayu_search import AyuSearcher
 from engine.ai.common import Searcher, SearchLimits
 from engine.ai.mcts import MctsSearcher, MctsSettings
 from engine.ai.parallel import ParallelSearcher
@@ -49,7 +50,8 @@ class LevelSettings:
 
 # Per game: "mcts" or "alphabeta", and MCTS leaf evaluation (None = playouts to the end,
 # a number = that many policy plies, then the policy's evaluation).
-GAME_ENGINE: dict[str, str] = {"ayu": "alphabeta", "bug": "mcts", "ahayuta": "alphabeta"}
+# "ayu" is Ayu's own alpha-beta (engine/ai/ayu_search.py).
+GAME_ENGINE: dict[str, str] = {"ayu": "ayu", "bug": "mcts", "ahayuta": "alphabeta"}
 MCTS_PLAYOUT_PLIES: dict[str, int | None] = {"ayu": 4, "bug": None, "ahayuta": 6}
 
 # (seconds, iterations, temperature, workers) per level. Beginner and Casual use iteration
@@ -73,6 +75,10 @@ _LADDER_OVERRIDES: dict[tuple[str, str], tuple[float | None, int | None, float, 
 def searcher_for(game_name: str, *, workers: int = 1) -> Searcher:
     """The full-strength searcher for a game (no softening)."""
     inner: Searcher
+    if GAME_ENGINE.get(game_name, "mcts") == "ayu":
+        if workers > 1:
+            return ParallelSearcher(game_name, "ayu", workers)
+        return AyuSearcher()
     if GAME_ENGINE.get(game_name, "mcts") == "alphabeta":
         inner = AlphaBetaSearcher(AlphaBetaSettings())
         if workers > 1:

@@ -72,6 +72,7 @@ class _WorkerReport:
 def _worker_loop(index: int, tasks: Any, results: Any, stop_id: Any) -> None:
     """Top-level, so that 'spawn' can import it: runs searches until told to quit (None)."""
     from engine.ai.alphabeta import AlphaBetaSearcher
+    from engine.ai.ayu_search import AyuSearcher
     from engine.ai.levels import mcts_settings
     from engine.ai.mcts import MctsSearcher
     from engine.registry import parse_position
@@ -85,6 +86,8 @@ def _worker_loop(index: int, tasks: Any, results: Any, stop_id: Any) -> None:
             searcher: Any = (
                 AlphaBetaSearcher()
                 if task.kind == "alphabeta"
+                else AyuSearcher()
+                if task.kind == "ayu"
                 else MctsSearcher(mcts_settings(position.game.name))
             )
 
@@ -301,7 +304,7 @@ class ParallelSearcher:
             # A proof from any worker is a proof: prefer a win, then the quickest one.
             chosen = max(proven, key=lambda r: (r.proven_result or 0, -(r.proven_plies or 0)))
             return self._from_report(parse, chosen, nodes, elapsed)
-        if self.kind == "alphabeta" or not any(r.candidates for r in reports):
+        if self.kind in ("alphabeta", "ayu") or not any(r.candidates for r in reports):
             deepest = max(reports, key=lambda r: (r.depth, r.nodes))
             return self._from_report(parse, deepest, nodes, elapsed)
         visits: dict[str, float] = {}

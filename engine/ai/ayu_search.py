@@ -1,0 +1,414 @@
+"""Alpha-beta for Ayu alone: the generic search, made cheaper and better informed.
+
+What differs from `engine.ai.alphabeta` (measurements in engine/ai/levels.py):
+
+* Leaves are never expanded: whether the side to move has a move (if not, it has won,
+  AYU-8) falls out of the race estimate, which is computed anyway, so the full move
+  generator runs only at inner nodes. Repetition (AYU-9) is tracked here with a count of
+  keys along the path, seeded with the game's history.
+* The race estimate (`race`) is the weight of a minimum spanning tree over the distances
+  between a colour's units (AYU-6), found by growing all units together one layer at a
+  time (single linkage): two regions that overlap after `r` layers are `2r-1` apart, two
+  that touch are `2r` apart.
+* Move ordering: the table's move, two killer moves per ply, joins, then the history
+  heuristic.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from engine.ai.common import (
+    Candidate,
+    Clock,
+    ProgressCallback,
+    SearchLimits,
+    SearchResult,
+    StopCheck,
+    never_stop,
+    working_copy,
+)
+from engine.core import Move, Position
+from engine.games.ayu import AyuMove, AyuPosition
+
+MATE = 1_000_000
+MATE_ZONE = MATE - 10_000
+EXACT, LOWER, UPPER = 0, 1, 2
+
+# Evaluation: logit per move of race lead, the mover's tempo (the mover wins a tie, as it
+# joins first), and a small bonus per unit fewer.
+COST_SCALE = 0.35
+TEMPO = 0.5
+UNIT_BONUS = 0.05
+
+
+def race(stones: int, empty: int, units: list[int], spread: Callable[[int], int]) -> tuple[
+    int, int, bool
+]:
+    """(spanning-tree weight, clusters left, any pair reachable) for one colour's units.
+
+    `stones` is unused except to say the colour has stones; the regions grow through
+    `empty` only, as distances do (AYU-6). Units that cannot reach any friend stay
+    separate clusters and cost nothing (a walled-in unit never needs to move).
+    """
+    regions = list(units)
+    if len(regions) < 2:
+        return 0, len(regions), False
+    cost = 0
+    reachable = False
+    r = 0
+    while len(regions) > 1:
+        r += 1
+        grown = []
+        changed = False
+        for region in regions:
+            bigger = region | (spread(region) & empty)
+            if bigger != region:
+                changed = True
+            grown.append(bigger)
+        if not changed:
+            break
+        # Overlapping regions: 2r-1 apart.
+        out: list[int] = []
+        for region in grown:
+            merged = region
+            keep = []
+            for other in out:
+                if other & region:
+                    merged |= other
+                    cost += 2 * r - 1
+                else:
+                    keep.append(other)
+            keep.append(merged)
+            out = keep
+        # Touching regions: 2r apart.
+        grown, out = out, []
+        for region in grown:
+            merged = region
+            around = spread(region)
+            keep = []
+            for other in out:
+                if other & around:
+                    merged |= other
+                    cost += 2 * r
+                else:
+                    keep.append(other)
+            keep.append(merged)
+            out = keep
+        if len(out) < len(regions):
+            reachable = True
+        regions = out
+    return cost, len(regions), reachable
+
+
+def units_of(own: int, spread: Callable[[int], int]) -> list[int]:
+    units = []
+    left = own
+    while left:
+        region = left & -left
+        while True:
+            grown = (spread(region) & own) | region
+            if grown == region:
+                break
+            region = grown
+        units.append(region)
+        left &= ~region
+    return units
+
+
+@dataclass(frozen=True)
+class AyuSearchSettings:
+    max_depth: int = 64
+    cost_scale: float = COST_SCALE
+    tempo: float = TEMPO
+    unit_bonus: float = UNIT_BONUS
+
+
+class _StoppedError(Exception):
+    pass
+
+
+class AyuSearcher:
+    """Alpha-beta with iterative deepening for Ayu positions (see the module notes)."""
+
+    def __init__(self, settings: AyuSearchSettings | None = None) -> None:
+        self.settings = settings or AyuSearchSettings()
+
+    def search(
+        self,
+        position: Position,
+        history: Sequence[int],
+        limits: SearchLimits,
+        *,
+        should_stop: StopCheck | None = None,
+        on_progress: ProgressCallback | None = None,
+        rng: random.Random | None = None,
+    ) -> SearchResult:
+        work = working_copy(position, history)
+        assert isinstance(work, AyuPosition)
+        run = _Run(self.settings, work, limits, should_stop or never_stop)
+        return run.go(on_progress)
+
+
+def evaluate(position: AyuPosition, settings: AyuSearchSettings | None = None) -> int:
+    """Score for the side to move (±1000 scale; MATE-style values for decided races)."""
+    s = settings or AyuSearchSettings()
+    return _evaluate(position, s, 0)
+
+
+def _evaluate(position: AyuPosition, s: AyuSearchSettings, ply: int) -> int:
+    geo = position.geo
+    spread = geo.spread
+    me = position.turn
+    mine, theirs = position.stones[me], position.stones[me ^ 1]
+    empty = geo.board_mask & ~(mine | theirs)
+    my_cost, my_units, my_moves = race(mine, empty, units_of(mine, spread), spread)
+    if not my_moves:
+        return MATE - ply  # no legal move: the side to move has won (AYU-8)
+    their_cost, their_units, their_moves = race(theirs, empty, units_of(theirs, spread), spread)
+    if not their_moves and their_units == 1:
+        # Whatever the mover plays, the opponent is then one unit with no move: it wins.
+        return -(MATE - ply - 1)
+    score = s.cost_scale * (their_cost - my_cost + s.tempo) + s.unit_bonus * (
+        their_units - my_units
+    )
+    return round((1.0 / (1.0 + math.exp(-score)) - 0.5) * 2000)
+
+
+class _Run:
+    def __init__(
+        self, settings: AyuSearchSettings, position: AyuPosition, limits: SearchLimits,
+        should_stop: StopCheck,
+    ) -> None:
+        self.s = settings
+        self.position = position
+        self.limits = limits
+        self.should_stop = should_stop
+        self.table: dict[int, tuple[int, int, int, Move | None]] = {}
+        self.killers: dict[int, list[Move]] = {}
+        self.history: dict[Move, int] = {}
+        self.nodes = 0
+        self.clock = Clock()
+        self.deadline = None if limits.time is None else self.clock.began + limits.time
+        # Repetition keys along the game and the search path (AYU-9).
+        self.seen: dict[int, int] = {}
+        for key in position.history_keys() + [position.repetition_key()]:
+            self.seen[key] = self.seen.get(key, 0) + 1
+
+    # -- driver -------------------------------------------------------------------------
+    def go(self, on_progress: ProgressCallback | None) -> SearchResult:
+        position = self.position
+        if position.outcome() is not None:
+            return SearchResult(None, 0.5, (), (), 0, 0.0)
+        moves = self._ordered(position.legal_moves(), 0, None)
+        best_move: Move = moves[0]
+        best_score = 0
+        scores: dict[Move, int] = {}
+        depth_done = 0
+        proven = False
+        max_depth = min(self.s.max_depth, self.limits.depth or self.s.max_depth)
+        for depth in range(1, max_depth + 1):
+            try:
+                score, move, depth_scores = self._root(moves, depth)
+            except _StoppedError:
+                break
+            best_move, best_score, scores, depth_done = move, score, depth_scores, depth
+            moves = sorted(moves, key=lambda m: depth_scores.get(m, -MATE - 2), reverse=True)
+            if on_progress is not None:
+                on_progress(self._result(best_move, best_score, scores, depth_done).info())
+            if abs(best_score) >= MATE_ZONE:
+                proven = True
+                break
+        result = self._result(best_move, best_score, scores, depth_done, proven)
+        if on_progress is not None:
+            on_progress(result.info())
+        return result
+
+    def _root(self, moves: list[Move], depth: int) -> tuple[int, Move, dict[Move, int]]:
+        alpha, beta = -MATE - 1, MATE + 1
+        best_move = moves[0]
+        scores: dict[Move, int] = {}
+        for move in moves:
+            score = -self._child(move, depth - 1, -beta, -alpha, 1)
+            scores[move] = score
+            if score > alpha:
+                alpha, best_move = score, move
+        return alpha, best_move, scores
+
+    def _check(self) -> None:
+        self.nodes += 1
+        cap = self.limits.iterations
+        if cap is not None and self.nodes > cap:
+            raise _StoppedError
+        if self.should_stop():
+            raise _StoppedError
+        if self.deadline is not None and time.perf_counter() >= self.deadline:
+            raise _StoppedError
+
+    # -- tree ---------------------------------------------------------------------------
+    def _child(self, move: Move, depth: int, alpha: int, beta: int, ply: int) -> int:
+        """Score (for the side to move after `move`) of the position after `move`."""
+        position = self.position
+        position.push(move)
+        swap = isinstance(move, AyuMove) and move.source < 0
+        key = position.repetition_key()
+        try:
+            if not swap:
+                count = self.seen.get(key, 0)
+                if count:
+                    self._check()
+                    return 0  # the first repetition is a draw (AYU-9)
+                self.seen[key] = 1
+            try:
+                return self._negamax(depth, alpha, beta, ply)
+            finally:
+                if not swap:
+                    del self.seen[key]
+        finally:
+            position.pop()
+
+    def _negamax(self, depth: int, alpha: int, beta: int, ply: int) -> int:
+        self._check()
+        position = self.position
+        if depth <= 0:
+            return _evaluate(position, self.s, ply)
+        key = position.key()
+        entry = self.table.get(key)
+        hint: Move | None = None
+        if entry is not None:
+            e_depth, e_score, e_flag, hint = entry
+            if e_depth >= depth:
+                score = _from_table(e_score, ply)
+                if e_flag == EXACT:
+                    return score
+                if e_flag == LOWER and score >= beta:
+                    return score
+                if e_flag == UPPER and score <= alpha:
+                    return score
+        moves = position.rule_moves()
+        if not moves:
+            return MATE - ply  # the side to move has no move: it wins (AYU-8)
+        if len(moves) > 1:
+            moves = self._ordered(moves, ply, hint)
+        original_alpha = alpha
+        best = -MATE - 1
+        best_move: Move | None = None
+        for move in moves:
+            score = -self._child(move, depth - 1, -beta, -alpha, ply + 1)
+            if score > best:
+                best, best_move = score, move
+                if score > alpha:
+                    alpha = score
+                    if alpha >= beta:
+                        self._note_cutoff(move, ply, depth)
+                        break
+        flag = UPPER if best <= original_alpha else LOWER if best >= beta else EXACT
+        self.table[key] = (depth, _to_table(best, ply), flag, best_move)
+        return best
+
+    def _note_cutoff(self, move: Move, ply: int, depth: int) -> None:
+        killers = self.killers.setdefault(ply, [])
+        if move not in killers:
+            killers.insert(0, move)
+            del killers[2:]
+        self.history[move] = self.history.get(move, 0) + depth * depth
+
+    def _ordered(self, moves: Sequence[Move], ply: int, hint: Move | None) -> list[Move]:
+        position = self.position
+        own = position.stones[position.turn]
+        geo = position.geo
+        spread, neighbours = geo.spread, geo.neighbours
+        killers = self.killers.get(ply, ())
+        history = self.history
+        unit_cache: dict[int, int] = {}
+        keyed = []
+        for move in moves:
+            assert isinstance(move, AyuMove)
+            if move is hint or move == hint:
+                rank = 1 << 40
+            elif move in killers:
+                rank = 1 << 35
+            else:
+                rank = history.get(move, 0)
+                if move.source >= 0:
+                    unit = unit_cache.get(move.source)
+                    if unit is None:
+                        region = 1 << move.source
+                        while True:
+                            grown = (spread(region) & own) | region
+                            if grown == region:
+                                break
+                            region = grown
+                        unit = region
+                        left = region
+                        while left:
+                            low = left & -left
+                            unit_cache[low.bit_length() - 1] = region
+                            left ^= low
+                    if neighbours[move.target] & own & ~unit:
+                        rank += 1 << 30
+            keyed.append((rank, move))
+        keyed.sort(key=lambda item: item[0], reverse=True)
+        return [move for _, move in keyed]
+
+    # -- reporting ------------------------------------------------------------------------
+    def _pv(self, first: Move) -> tuple[Move, ...]:
+        position = self.position
+        pv = [first]
+        position.push(first)
+        seen = {position.key()}
+        while len(pv) < 12:
+            entry = self.table.get(position.key())
+            if entry is None or entry[3] is None or entry[3] not in position.legal_moves():
+                break
+            pv.append(entry[3])
+            position.push(entry[3])
+            if position.key() in seen:
+                break
+            seen.add(position.key())
+        for _ in pv:
+            position.pop()
+        return tuple(pv)
+
+    def _result(
+        self, best: Move, score: int, scores: dict[Move, int], depth: int, proven: bool = False
+    ) -> SearchResult:
+        ranked = sorted(scores.items(), key=lambda item: item[1], reverse=True)
+        share = 1.0 / len(ranked) if ranked else 0.0
+        candidates = tuple(Candidate(move, share, _value(s)) for move, s in ranked[:8])
+        proven_result = proven_plies = None
+        if proven:
+            proven_result = 1 if score > 0 else -1
+            proven_plies = MATE - abs(score)
+        return SearchResult(
+            best, _value(score), self._pv(best), candidates, self.nodes, self.clock.elapsed(),
+            depth, proven_result, proven_plies,
+        )
+
+
+def _value(score: int) -> float:
+    if score >= MATE_ZONE:
+        return 1.0
+    if score <= -MATE_ZONE:
+        return 0.0
+    return min(1.0, max(0.0, 0.5 + score / 2000))
+
+
+def _to_table(score: int, ply: int) -> int:
+    if score >= MATE_ZONE:
+        return score + ply
+    if score <= -MATE_ZONE:
+        return score - ply
+    return score
+
+
+def _from_table(score: int, ply: int) -> int:
+    if score >= MATE_ZONE:
+        return score - ply
+    if score <= -MATE_ZONE:
+        return score + ply
+    return score

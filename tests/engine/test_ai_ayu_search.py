@@ -1,0 +1,49 @@
+"""Ayu's own alpha-beta: the race estimate, the cheap end-of-game test and E-A7."""
+
+from __future__ import annotations
+
+import random
+
+from engine.ai.ayu_search import AyuSearcher, race, units_of
+from engine.ai.common import SearchLimits
+from engine.games.ayu import AyuPosition
+from engine.registry import new_game, parse_position
+
+E_A7 = "ayu 5 2w2/5/bb1bb/1b1b1/2w2 b"
+
+
+def test_race_says_whether_a_colour_can_move() -> None:
+    rng = random.Random(3)
+    checked = 0
+    for size in (5, 7):
+        game = new_game("ayu", size)
+        for _ in range(8):
+            position = game.start()
+            while position.outcome() is None:
+                assert isinstance(position, AyuPosition)
+                geo = position.geo
+                own = position.stones[position.turn]
+                empty = geo.board_mask & ~(position.stones[0] | position.stones[1])
+                _, _, reachable = race(own, empty, units_of(own, geo.spread), geo.spread)
+                assert reachable == bool(position.rule_moves())
+                checked += 1
+                moves = position.legal_moves()
+                position.push(moves[rng.randrange(len(moves))])
+    assert checked > 50
+
+
+def test_race_at_the_start_is_one_move_per_join() -> None:
+    position = new_game("ayu", 9).start()
+    assert isinstance(position, AyuPosition)
+    geo = position.geo
+    own = position.stones[0]
+    empty = geo.board_mask & ~(position.stones[0] | position.stones[1])
+    assert race(own, empty, units_of(own, geo.spread), geo.spread) == (19, 1, True)
+
+
+def test_immobilisation_beats_unification_e_a7() -> None:
+    position = parse_position(E_A7)
+    result = AyuSearcher().search(position, [], SearchLimits(depth=4))
+    assert result.proven_result == 1
+    assert result.best_move is not None
+    assert result.best_move.to_text() not in {"b2-c3", "d2-c3"}
