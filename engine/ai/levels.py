@@ -69,6 +69,10 @@ _LADDER: dict[str, tuple[float | None, int | None, float, int]] = {
 # 1 of 4 games to random play on side 3, so it thinks a little longer.
 _LADDER_OVERRIDES: dict[tuple[str, str], tuple[float | None, int | None, float, int]] = {
     ("bug", "beginner"): (None, 150, 0.12, 1),
+    # Ayu's alpha-beta counts nodes: 250 finish depth 1 on every board (up to 195 moves),
+    # 1500 finish depth 2 (about 4 nodes per root move).
+    ("ayu", "beginner"): (None, 250, 0.12, 1),
+    ("ayu", "casual"): (None, 1500, 0.05, 1),
 }
 
 
