@@ -126,6 +126,10 @@ class AyuSearchSettings:
     cost_scale: float = COST_SCALE
     tempo: float = TEMPO
     unit_bonus: float = UNIT_BONUS
+    # Root moves within this many score points of the best get exact scores (not just
+    # alpha-beta bounds), so that a softened choice (the easy levels) sees their real
+    # values; 0 for full strength.
+    root_margin: int = 0
 
 
 class _StoppedError(Exception):
@@ -232,8 +236,10 @@ class _Run:
         alpha, beta = -MATE - 1, MATE + 1
         best_move = moves[0]
         scores: dict[Move, int] = {}
+        margin = self.s.root_margin
         for move in moves:
-            score = -self._child(move, depth - 1, -beta, -alpha, 1)
+            floor = max(-MATE - 1, alpha - margin) if margin and alpha < MATE_ZONE else alpha
+            score = -self._child(move, depth - 1, -beta, -floor, 1)
             scores[move] = score
             if score > alpha:
                 alpha, best_move = score, move

@@ -26,7 +26,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from engine.ai.alphabeta import AlphaBetaSearcher, AlphaBetaSettings
-from engine.ai.ayu_search import AyuSearcher
+from engine.ai.ayu_search import AyuSearcher, AyuSearchSettings
 from engine.ai.common import Searcher, SearchLimits
 from engine.ai.mcts import MctsSearcher, MctsSettings
 from engine.ai.parallel import ParallelSearcher
@@ -69,10 +69,12 @@ _LADDER: dict[str, tuple[float | None, int | None, float, int]] = {
 # 1 of 4 games to random play on side 3, so it thinks a little longer.
 _LADDER_OVERRIDES: dict[tuple[str, str], tuple[float | None, int | None, float, int]] = {
     ("bug", "beginner"): (None, 150, 0.12, 1),
-    # Ayu's alpha-beta counts nodes: 250 finish depth 1 on every board (up to 195 moves),
-    # 1500 finish depth 2 (about 4 nodes per root move).
-    ("ayu", "beginner"): (None, 250, 0.12, 1),
-    ("ayu", "casual"): (None, 1500, 0.05, 1),
+    # Ayu's alpha-beta counts nodes: 1000 finish depth 2 at the start of 9x9 and 11x11
+    # (about 4 nodes per root move); 5000 finish depth 3 on 9x9 (most of it on 11x11).
+    # Random moves all approach a friend in Ayu, so random play races fairly well: Beginner
+    # on depth 1 (250 nodes, 0.12) and on 800 nodes with 0.08 each lost 2 of 20 to it.
+    ("ayu", "beginner"): (None, 1000, 0.05, 1),
+    ("ayu", "casual"): (None, 5000, 0.02, 1),
 }
 
 
@@ -110,6 +112,9 @@ def level_limits(
     count = default_workers if workers is None else workers
     settings = LevelSettings(key, seconds, iterations, temperature, count)
     searcher = searcher_for(game_name, workers=count)
+    if temperature > 0 and GAME_ENGINE.get(game_name) == "ayu" and count == 1:
+        # Exact values for the root moves near the best, for the softened choice.
+        searcher = AyuSearcher(AyuSearchSettings(root_margin=400))
     if temperature > 0:
         searcher = SoftenedSearcher(searcher, temperature)
     return searcher, SearchLimits(time=seconds, iterations=iterations), settings
