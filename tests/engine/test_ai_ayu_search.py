@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import random
 
-from engine.ai.ayu_search import AyuSearcher, race, units_of
+import pytest
+
+from engine.ai.ayu_search import AyuSearcher, AyuSearchSettings, race, units_of
 from engine.ai.common import SearchLimits
 from engine.games.ayu import AyuPosition
 from engine.registry import new_game, parse_position
@@ -47,3 +49,21 @@ def test_immobilisation_beats_unification_e_a7() -> None:
     assert result.proven_result == 1
     assert result.best_move is not None
     assert result.best_move.to_text() not in {"b2-c3", "d2-c3"}
+
+
+def test_root_margin_gives_exact_values_to_the_root_moves() -> None:
+    game = new_game("ayu", 7)
+    position = game.start()
+    rng = random.Random(2)
+    for _ in range(6):
+        moves = position.legal_moves()
+        position.push(moves[rng.randrange(len(moves))])
+    position = game.parse(position.to_text())
+    wide = AyuSearcher(AyuSearchSettings(root_margin=10**7))
+    result = wide.search(position, [], SearchLimits(depth=2))
+    assert len(result.candidates) >= 2
+    for candidate in result.candidates:
+        child = position.copy()
+        child.push(candidate.move)
+        reply = AyuSearcher().search(child, [], SearchLimits(depth=1))
+        assert candidate.value == pytest.approx(1.0 - reply.value)
