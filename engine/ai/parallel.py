@@ -70,7 +70,11 @@ class _WorkerReport:
 
 
 def _worker_loop(index: int, tasks: Any, results: Any, stop_id: Any) -> None:
-    """Top-level, so that 'spawn' can import it: runs searches until told to quit (None)."""
+    """Top-level, so that 'spawn' can import it: runs searches until told to quit (None).
+
+    Each worker has its own task queue: with one shared queue a quick worker could take
+    its neighbour's task too, and the parent would wait for a report that never comes.
+    """
     from engine.ai.alphabeta import AlphaBetaSearcher
     from engine.ai.ayu_search import AyuSearcher
     from engine.ai.levels import mcts_settings
@@ -138,7 +142,7 @@ class WorkerPool:
         self._context = multiprocessing.get_context("spawn")
         self._lock = threading.Lock()
         self._processes: list[Any] = []
-        self._tasks: Any = None
+        self._tasks: list[Any] = []
         self._results: Any = None
         self._stop_id: Any = None
         self._next_id = 0
@@ -153,13 +157,13 @@ class WorkerPool:
             return
         self.shutdown()
         context = self._context
-        self._tasks = context.Queue()
+        self._tasks = [context.Queue() for _ in range(self.workers)]
         self._results = context.Queue()
         self._stop_id = context.Value("q", 0, lock=False)
         self._processes = [
             context.Process(
                 target=_worker_loop,
-                args=(i, self._tasks, self._results, self._stop_id),
+                args=(i, self._tasks[i], self._results, self._stop_id),
                 daemon=True,
                 name=f"pebblebox-search-{i}",
             )
@@ -169,9 +173,9 @@ class WorkerPool:
             process.start()
 
     def shutdown(self) -> None:
-        for _ in self._processes:
+        for tasks in self._tasks[: len(self._processes)]:
             try:
-                self._tasks.put(None)
+                tasks.put(None)
             except (OSError, ValueError):
                 break
         for process in self._processes:
@@ -191,8 +195,8 @@ class WorkerPool:
             self._ensure_started()
             self._next_id += 1
             task_id = self._next_id
-            for index in range(self.workers):
-                self._tasks.put(make_task(task_id, index))
+            for index, tasks in enumerate(self._tasks):
+                tasks.put(make_task(task_id, index))
             finals: dict[int, _WorkerReport] = {}
             latest: dict[int, _WorkerReport] = {}
             clock = Clock()

@@ -62,3 +62,13 @@ def test_the_positions_own_history_reaches_the_workers() -> None:
         del pool.run
     assert captured == [(7, *position.history_keys())]
     assert len(position.history_keys()) == 2
+
+
+def test_quick_depth_limited_searches_never_wait_for_a_missing_worker() -> None:
+    # Depth 1 finishes in milliseconds: with a shared task queue one worker could take
+    # both tasks and the search would wait forever for the other's report.
+    searcher = ParallelSearcher("ayu", "alphabeta", 2)
+    position = new_game("ayu", 5).start()
+    for seed in range(15):
+        result = searcher.search(position, (), SearchLimits(depth=1), rng=random.Random(seed))
+        assert result.best_move in position.legal_moves()
