@@ -20,15 +20,14 @@ small samples, so read them as indications):
   --second B --games G --seed S [--time-scale F | --time T]`; one worker for every level,
   Master included; "scale 0.2" means Intermediate 0.2 s, Strong 0.5 s, Master 1 s):
   - vs random, 9x9: Beginner 20-0 (seed 1), Casual 20-0 (seed 2), Intermediate 10-0
-    (scale 0.2, seed 8); 11x11: Beginner 10-0 (seed 1), Casual 10-0 (seed 2).
+    (scale 0.2, seed 8); 11x11: Beginner 10-0 (seed 1).
   - ladder, 9x9: Casual-Beginner 15-5 (seed 3); Intermediate-Casual 6-4 (full 1 s,
     seed 4); Strong-Intermediate 14-2 (scale 0.2, seed 5); Master-Strong 6-4 (scale 0.2,
-    seed 6); 11x11: Casual-Beginner 12-4 (seed 3), Master-Strong 6-2 (scale 0.2, seed 6).
-  - Master vs plain UCT at 1 s each (one worker, seed 7): 9x9 7-3 (interval 0.40-0.89),
-    11x11 6-0 (interval 0.61-1.00).
-  Not yet shown: 9x9 Master-Strong and Intermediate-Casual are short of 70% at these
-  sample sizes, and Master loses some 9x9 games to UCT at 1 s; the real 2.5 s/5 s times were
-  not measured. Two Master workers search identical alpha-beta trees (root parallelism),
+    seed 6).
+  - Master vs plain UCT at 1 s each (one worker): 9x9 7-3 (interval 0.40-0.89, seed 7).
+  Not yet met: Master-Strong and Intermediate-Casual are short of 70% at these sample
+  sizes, and Master loses some games to UCT at 1 s; the real 2.5 s/5 s times were not
+  measured. Two Master workers search identical alpha-beta trees (root parallelism),
   so the second core adds nothing yet.
 * Ahayuta: alpha-beta 4-2 vs UCT; MCTS with 6 policy plies + evaluation 3-3. Alpha-beta.
   With the race evaluation of 2026-11-30 (policies/ahayuta.py), alpha-beta vs plain UCT at
@@ -39,8 +38,9 @@ small samples, so read them as indications):
   --second B --games G --seed S [--time-scale 0.1]`; one worker for every level, Master
   included; scale 0.1 = Intermediate 0.1 s, Strong 0.25 s, Master 0.5 s; Beginner (40
   nodes) and Casual (200 nodes) count nodes, so the scale leaves them alone):
-  - vs random: Beginner 20-0 (seed 11) and 95-5 (100 games, seed 101), Casual 20-0 (seed 12) and
-    97-3 (100, seed 102), Intermediate 20-0 (seed 13), Strong 10-0 (seed 14), Master 8-0 (seed 15).
+  - vs random: Beginner 20-0 (seed 11) and 95-5 (100 games, seed 101), Casual 20-0
+    (seed 12) and 97-3 (100, seed 102), Intermediate 20-0 (seed 13), Strong 10-0
+    (seed 14), Master 8-0 (seed 15).
   - ladder: Casual-Beginner 17-3 (0.64-0.95, seed 21); Intermediate-Casual 20-0
     (0.84-1.00, seed 22); Strong-Intermediate 20-0 (seed 23); Master-Strong 20-0 (seed 24).
   - Master vs plain UCT at 0.5 s each (`--time 5 --time-scale 0.1`, seed 25): 14-6
@@ -57,8 +57,9 @@ small samples, so read them as indications):
   so at scaled times every MCTS level is close to plain UCT:
   - Master vs plain UCT at 0.5 s each (seed 45): 10-10 (0.30-0.70); alpha-beta vs UCT at
     0.5 s went 4-5 (stopped at 9 games), so MCTS-Solver stays.
-  - vs random: Beginner 19-1 (seed 31) and 97-3 (100, seed 105), Casual 20-0 (seed 32) and
-    39-1 (40, seed 106), Intermediate 9-1 (seed 33), Strong 10-0 (seed 34), Master 6-0 (seed 35).
+  - vs random: Beginner 19-1 (seed 31) and 97-3 (100, seed 105), Casual 20-0 (seed 32)
+    and 39-1 (40, seed 106), Intermediate 9-1 (seed 33), Strong 10-0 (seed 34), Master
+    6-0 (seed 35).
   - ladder: Casual-Beginner 14-6 (0.48-0.86, seed 41); Intermediate-Casual 13-7
     (0.43-0.82, seed 42); Strong-Intermediate 13-7 (0.43-0.82, seed 43); Master-Strong
     11-9 (0.34-0.74, seed 44).
@@ -72,8 +73,9 @@ small samples, so read them as indications):
   playouts need no evaluation, which measured weak on Bug); alpha-beta went 5-3 vs UCT,
   not a significant difference.
   Bug 3 levels, measured 2026-11-30 (`--game bug --size 3`, scale 0.1, one worker):
-  - vs random: Beginner 20-0 (seed 51) and 97-3 (100, seed 103), Casual 20-0 (seed 52) and
-    99-1 (100, seed 104), Intermediate 10-0 (seed 53), Strong 10-0 (seed 54), Master 6-0 (seed 55).
+  - vs random: Beginner 20-0 (seed 51) and 97-3 (100, seed 103), Casual 20-0 (seed 52)
+    and 99-1 (100, seed 104), Intermediate 10-0 (seed 53), Strong 10-0 (seed 54), Master
+    6-0 (seed 55).
   - ladder: Casual-Beginner 15-5 (0.53-0.89, seed 61); Intermediate-Casual 16-4
     (0.58-0.92, seed 62); Strong-Intermediate 13-7 (0.43-0.82, seed 63); Master-Strong
     9-11 (0.26-0.66, seed 64); Master vs UCT at 0.5 s each 11-9 (0.34-0.74, seed 65).
