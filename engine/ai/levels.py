@@ -20,14 +20,15 @@ small samples, so read them as indications):
   --second B --games G --seed S [--time-scale F | --time T]`; one worker for every level,
   Master included; "scale 0.2" means Intermediate 0.2 s, Strong 0.5 s, Master 1 s):
   - vs random, 9x9: Beginner 20-0 (seed 1), Casual 20-0 (seed 2), Intermediate 10-0
-    (scale 0.2, seed 8); 11x11: Beginner 10-0 (seed 1).
+    (scale 0.2, seed 8); 11x11: Beginner 10-0 (seed 1), Casual 10-0 (seed 2).
   - ladder, 9x9: Casual-Beginner 15-5 (seed 3); Intermediate-Casual 6-4 (full 1 s,
     seed 4); Strong-Intermediate 14-2 (scale 0.2, seed 5); Master-Strong 6-4 (scale 0.2,
-    seed 6).
-  - Master vs plain UCT at 1 s each (one worker): 9x9 7-3 (interval 0.40-0.89, seed 7).
-  Not yet met: Master-Strong and Intermediate-Casual are short of 70% at these sample
-  sizes, and Master loses some games to UCT at 1 s; the real 2.5 s/5 s times were not
-  measured. Two Master workers search identical alpha-beta trees (root parallelism),
+    seed 6); 11x11: Casual-Beginner 12-4 (seed 3), Master-Strong 6-2 (scale 0.2, seed 6).
+  - Master vs plain UCT at 1 s each (one worker, seed 7): 9x9 7-3 (interval 0.40-0.89),
+    11x11 6-0 (interval 0.61-1.00).
+  Not yet shown: 9x9 Master-Strong and Intermediate-Casual are short of 70% at these
+  sample sizes, and Master loses some 9x9 games to UCT at 1 s; the real 2.5 s/5 s times were
+  not measured. Two Master workers search identical alpha-beta trees (root parallelism),
   so the second core adds nothing yet.
 * Ahayuta: alpha-beta 4-2 vs UCT; MCTS with 6 policy plies + evaluation 3-3. Alpha-beta.
   With the race evaluation of 2026-11-30 (policies/ahayuta.py), alpha-beta vs plain UCT at
