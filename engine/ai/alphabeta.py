@@ -38,6 +38,9 @@ class AlphaBetaSettings:
     max_depth: int = 64
     # Moves are ordered by the policy only this close to the root (ordering costs time).
     order_depth: int = 3
+    # Root moves within this many points of the best get exact scores instead of bounds,
+    # so that the soft levels choose among true values (0: plain alpha-beta at the root).
+    root_margin: int = 0
 
 
 class _SearchStoppedError(Exception):
@@ -114,10 +117,12 @@ class _Run:
         alpha, beta = -MATE - 1, MATE + 1
         best_move = moves[0]
         scores: dict[Move, int] = {}
+        margin = self.settings.root_margin
         for move in moves:
+            floor = max(-MATE - 1, alpha - margin) if margin and alpha < MATE_ZONE else alpha
             position.push(move)
             try:
-                score = -self._negamax(depth - 1, -beta, -alpha, 1)
+                score = -self._negamax(depth - 1, -beta, -floor, 1)
             finally:
                 position.pop()
             scores[move] = score

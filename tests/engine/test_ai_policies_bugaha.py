@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from engine.ai.policies.ahayuta import (
@@ -12,7 +14,7 @@ from engine.ai.policies.ahayuta import (
     race_distance,
 )
 from engine.games.ahayuta import AhayutaPosition
-from engine.registry import game_names, parse_position
+from engine.registry import game_names, new_game, parse_position
 
 pytestmark = pytest.mark.skipif("ahayuta" not in game_names(), reason="no Ahayuta")
 
@@ -52,3 +54,24 @@ def test_the_evaluation_sees_a_winning_step_and_an_ahayuta_capture() -> None:
     assert policy.evaluate(capture) == NEXT_STEP_WINS
     # Without the anchor on e5 nothing is clamped.
     assert not can_take_ahayuta(_ahayuta("ahayuta 8 6/8/1w6/3A4/8/8/8/6 d 5/5 -"))
+
+
+def test_alphabeta_root_margin_gives_exact_values_to_the_root_moves() -> None:
+    from engine.ai.alphabeta import AlphaBetaSearcher, AlphaBetaSettings
+    from engine.ai.common import SearchLimits
+
+    game = new_game("ahayuta")
+    position = game.start()
+    rng = random.Random(3)
+    for _ in range(8):
+        moves = position.legal_moves()
+        position.push(moves[rng.randrange(len(moves))])
+    position = game.parse(position.to_text())
+    wide = AlphaBetaSearcher(AlphaBetaSettings(root_margin=10**7))
+    result = wide.search(position, [], SearchLimits(depth=2))
+    assert len(result.candidates) >= 2
+    for candidate in result.candidates:
+        child = position.copy()
+        child.push(candidate.move)
+        reply = AlphaBetaSearcher().search(child, [], SearchLimits(depth=1))
+        assert candidate.value == pytest.approx(1.0 - reply.value, abs=1e-3)
