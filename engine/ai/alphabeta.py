@@ -47,6 +47,53 @@ class _SearchStoppedError(Exception):
     """Raised inside the tree when the time, node budget or stop flag says so."""
 
 
+class TableReporting:
+    """The principal variation and the result, read back from a transposition table.
+
+    Shared by the alpha-beta searchers; they provide `position`, `table`, `nodes`, `clock`.
+    """
+
+    position: Position
+    table: dict[int, tuple[int, int, int, Move | None]]
+    nodes: int
+    clock: Clock
+
+    def _pv(self, first: Move) -> tuple[Move, ...]:
+        position = self.position
+        pv = [first]
+        position.push(first)
+        seen = {position.key()}
+        while len(pv) < 12:
+            entry = self.table.get(position.key())
+            if entry is None or entry[3] is None or entry[3] not in position.legal_moves():
+                break
+            pv.append(entry[3])
+            position.push(entry[3])
+            if position.key() in seen:
+                break
+            seen.add(position.key())
+        for _ in pv:
+            position.pop()
+        return tuple(pv)
+
+    def _result(
+        self, best: Move, score: int, scores: dict[Move, int], depth: int, proven: bool = False
+    ) -> SearchResult:
+        ranked = sorted(scores.items(), key=lambda item: item[1], reverse=True)
+        # Every root move is searched to the same depth, so each gets an equal share; the
+        # values of all but the best are fail-soft upper bounds (good enough to rank them).
+        share = 1.0 / len(ranked) if ranked else 0.0
+        candidates = tuple(Candidate(move, share, score_value(s)) for move, s in ranked[:8])
+        proven_result = proven_plies = None
+        if proven:
+            proven_result = 1 if score > 0 else -1
+            proven_plies = MATE - abs(score)
+        return SearchResult(
+            best, score_value(score), self._pv(best), candidates, self.nodes, self.clock.elapsed(),
+            depth, proven_result, proven_plies,
+        )
+
+
 class AlphaBetaSearcher:
     def __init__(self, settings: AlphaBetaSettings | None = None) -> None:
         self.settings = settings or AlphaBetaSettings()
@@ -66,7 +113,7 @@ class AlphaBetaSearcher:
         return run.go(on_progress, rng or random.Random(0))
 
 
-class _Run:
+class _Run(TableReporting):
     def __init__(
         self, settings: AlphaBetaSettings, position: Position, limits: SearchLimits,
         should_stop: StopCheck,
@@ -156,7 +203,7 @@ class _Run:
         if entry is not None:
             e_depth, e_score, e_flag, hint = entry
             if e_depth >= depth:
-                score = _from_table(e_score, ply)
+                score = from_table(e_score, ply)
                 if e_flag == EXACT:
                     return score
                 if e_flag == LOWER and score >= beta:
@@ -185,46 +232,11 @@ class _Run:
                     if alpha >= beta:
                         break
         flag = UPPER if best <= original_alpha else LOWER if best >= beta else EXACT
-        self.table[key] = (depth, _to_table(best, ply), flag, best_move)
+        self.table[key] = (depth, to_table(best, ply), flag, best_move)
         return best
 
-    def _pv(self, first: Move) -> tuple[Move, ...]:
-        position = self.position
-        pv = [first]
-        position.push(first)
-        seen = {position.key()}
-        while len(pv) < 12:
-            entry = self.table.get(position.key())
-            if entry is None or entry[3] is None or entry[3] not in position.legal_moves():
-                break
-            pv.append(entry[3])
-            position.push(entry[3])
-            if position.key() in seen:
-                break
-            seen.add(position.key())
-        for _ in pv:
-            position.pop()
-        return tuple(pv)
 
-    def _result(
-        self, best: Move, score: int, scores: dict[Move, int], depth: int, proven: bool = False
-    ) -> SearchResult:
-        ranked = sorted(scores.items(), key=lambda item: item[1], reverse=True)
-        # Every root move is searched to the same depth, so each gets an equal share; the
-        # values of all but the best are fail-soft upper bounds (good enough to rank them).
-        share = 1.0 / len(ranked) if ranked else 0.0
-        candidates = tuple(Candidate(move, share, _value(s)) for move, s in ranked[:8])
-        proven_result = proven_plies = None
-        if proven:
-            proven_result = 1 if score > 0 else -1
-            proven_plies = MATE - abs(score)
-        return SearchResult(
-            best, _value(score), self._pv(best), candidates, self.nodes, self.clock.elapsed(),
-            depth, proven_result, proven_plies,
-        )
-
-
-def _value(score: int) -> float:
+def score_value(score: int) -> float:
     if score >= MATE_ZONE:
         return 1.0
     if score <= -MATE_ZONE:
@@ -232,7 +244,7 @@ def _value(score: int) -> float:
     return min(1.0, max(0.0, 0.5 + score / 2000))
 
 
-def _to_table(score: int, ply: int) -> int:
+def to_table(score: int, ply: int) -> int:
     """Mate scores are stored relative to the node, so they stay right at another depth."""
     if score >= MATE_ZONE:
         return score + ply
@@ -241,7 +253,7 @@ def _to_table(score: int, ply: int) -> int:
     return score
 
 
-def _from_table(score: int, ply: int) -> int:
+def from_table(score: int, ply: int) -> int:
     if score >= MATE_ZONE:
         return score - ply
     if score <= -MATE_ZONE:

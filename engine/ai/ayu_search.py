@@ -22,8 +22,8 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from engine.ai.alphabeta import MATE, MATE_ZONE, TableReporting, from_table, to_table  # noqa: E402  (one scale for both)
 from engine.ai.common import (
-    Candidate,
     Clock,
     ProgressCallback,
     SearchLimits,
@@ -35,8 +35,6 @@ from engine.ai.common import (
 from engine.core import Move, Position
 from engine.games.ayu import AyuMove, AyuPosition
 
-MATE = 1_000_000
-MATE_ZONE = MATE - 10_000
 EXACT, LOWER, UPPER = 0, 1, 2
 
 # Evaluation: logit per move of race lead, the mover's tempo (the mover wins a tie, as it
@@ -183,7 +181,9 @@ def _evaluate(position: AyuPosition, s: AyuSearchSettings, ply: int) -> int:
     return round((1.0 / (1.0 + math.exp(-score)) - 0.5) * 2000)
 
 
-class _Run:
+class _Run(TableReporting):
+    position: AyuPosition
+
     def __init__(
         self, settings: AyuSearchSettings, position: AyuPosition, limits: SearchLimits,
         should_stop: StopCheck,
@@ -288,7 +288,7 @@ class _Run:
         if entry is not None:
             e_depth, e_score, e_flag, hint = entry
             if e_depth >= depth:
-                score = _from_table(e_score, ply)
+                score = from_table(e_score, ply)
                 if e_flag == EXACT:
                     return score
                 if e_flag == LOWER and score >= beta:
@@ -313,7 +313,7 @@ class _Run:
                         self._note_cutoff(move, ply, depth)
                         break
         flag = UPPER if best <= original_alpha else LOWER if best >= beta else EXACT
-        self.table[key] = (depth, _to_table(best, ply), flag, best_move)
+        self.table[key] = (depth, to_table(best, ply), flag, best_move)
         return best
 
     def _note_cutoff(self, move: Move, ply: int, depth: int) -> None:
@@ -362,59 +362,3 @@ class _Run:
         return [move for _, move in keyed]
 
     # -- reporting ------------------------------------------------------------------------
-    def _pv(self, first: Move) -> tuple[Move, ...]:
-        position = self.position
-        pv = [first]
-        position.push(first)
-        seen = {position.key()}
-        while len(pv) < 12:
-            entry = self.table.get(position.key())
-            if entry is None or entry[3] is None or entry[3] not in position.legal_moves():
-                break
-            pv.append(entry[3])
-            position.push(entry[3])
-            if position.key() in seen:
-                break
-            seen.add(position.key())
-        for _ in pv:
-            position.pop()
-        return tuple(pv)
-
-    def _result(
-        self, best: Move, score: int, scores: dict[Move, int], depth: int, proven: bool = False
-    ) -> SearchResult:
-        ranked = sorted(scores.items(), key=lambda item: item[1], reverse=True)
-        share = 1.0 / len(ranked) if ranked else 0.0
-        candidates = tuple(Candidate(move, share, _value(s)) for move, s in ranked[:8])
-        proven_result = proven_plies = None
-        if proven:
-            proven_result = 1 if score > 0 else -1
-            proven_plies = MATE - abs(score)
-        return SearchResult(
-            best, _value(score), self._pv(best), candidates, self.nodes, self.clock.elapsed(),
-            depth, proven_result, proven_plies,
-        )
-
-
-def _value(score: int) -> float:
-    if score >= MATE_ZONE:
-        return 1.0
-    if score <= -MATE_ZONE:
-        return 0.0
-    return min(1.0, max(0.0, 0.5 + score / 2000))
-
-
-def _to_table(score: int, ply: int) -> int:
-    if score >= MATE_ZONE:
-        return score + ply
-    if score <= -MATE_ZONE:
-        return score - ply
-    return score
-
-
-def _from_table(score: int, ply: int) -> int:
-    if score >= MATE_ZONE:
-        return score - ply
-    if score <= -MATE_ZONE:
-        return score + ply
-    return score
