@@ -9,6 +9,7 @@ since a position string cannot show it (section 6.3).
 
 from __future__ import annotations
 
+from engine.bitboard import bits
 from engine.board import BoardDescription
 from engine.core import (
     Game,
@@ -36,7 +37,6 @@ from engine.games.ahayuta_geometry import (
     PLACE,
     AhayutaGeometry,
     AhayutaMove,
-    bits_of,
     geometry,
 )
 from engine.games.ahayuta_text import (
@@ -163,9 +163,9 @@ class AhayutaPosition(Position):
         geo = self.geo
         key = geo.turn_key if self.turn == DARK else 0
         for side in (LIGHT, DARK):
-            for index in bits_of(self.men[side]):
+            for index in bits(self.men[side]):
                 key ^= geo.zobrist[2 * side][index]
-            for index in bits_of(self.aha[side]):
+            for index in bits(self.aha[side]):
                 key ^= geo.zobrist[2 * side + 1][index]
             key ^= geo.reserve_keys[side][self.res[side]]
             if self.pend[side]:
@@ -366,7 +366,7 @@ class AhayutaPosition(Position):
         if fallen:
             men[o] ^= fallen
             zw = geo.zobrist[2 * o]
-            for index in bits_of(fallen):
+            for index in bits(fallen):
                 key ^= zw[index]
             if not pend[o] and not aha[o]:  # AHA-15 Path of Sacrifice
                 pend[o] = True
@@ -489,9 +489,9 @@ class AhayutaPosition(Position):
         out: dict[str, Piece] = {}
         names = self.geo.names
         for side, player in enumerate(self.game.players):
-            for index in bits_of(self.men[side]):
+            for index in bits(self.men[side]):
                 out[names[index]] = Piece(player, "warrior")
-            for index in bits_of(self.aha[side]):
+            for index in bits(self.aha[side]):
                 out[names[index]] = Piece(player, "ahayuta")
         return out
 

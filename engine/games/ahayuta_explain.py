@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from engine.bitboard import bits
 from engine.games.ahayuta_geometry import (
     DEPLOY,
     LIGHT,
     PLACE,
     AhayutaMove,
-    bits_of,
 )
 
 if TYPE_CHECKING:
@@ -42,7 +42,7 @@ def _reason(position: AhayutaPosition, move: AhayutaMove) -> str | None:
     t = move.target
     if position.pend[c]:
         if home_empty and move.kind != PLACE:
-            squares = " ".join(f"A@{names[i]}" for i in bits_of(home_empty))
+            squares = " ".join(f"A@{names[i]}" for i in bits(home_empty))
             return f"you must place your Ahayuta first ({squares})"
         if not home_empty and game.lose_when_home_full:
             return "your Ahayuta must be placed but your home row is full"

@@ -12,6 +12,7 @@ import random
 from dataclasses import dataclass, field
 from functools import cache
 
+from engine.bitboard import bits
 from engine.core import Move, ParseError
 
 LIGHT, DARK = 0, 1
@@ -64,15 +65,6 @@ def _square(file: int, rank: int) -> int | None:
         return None
     index = rank * 8 + file
     return None if index in REMOVED else index
-
-
-def bits_of(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
 
 
 class AhayutaGeometry:
@@ -179,7 +171,7 @@ class AhayutaGeometry:
                     for s in self.squares
                     if _square(s % 8 + df, s // 8 + forward) is not None
                 )
-                table = {1 << (s + delta): self.move(STEP, s, s + delta) for s in bits_of(sources)}
+                table = {1 << (s + delta): self.move(STEP, s, s + delta) for s in bits(sources)}
                 side_shifts.append((delta > 0, abs(delta), sources, table))
             shifts.append(tuple(side_shifts))
         self.step_shifts = tuple(shifts)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from engine.bitboard import bits
 from engine.board import BoardDescription, BoardLabel, CellInfo
 from engine.core import IllegalMoveError, ParseError
 from engine.games.ahayuta_geometry import (
@@ -15,7 +16,6 @@ from engine.games.ahayuta_geometry import (
     PLACE,
     AhayutaGeometry,
     AhayutaMove,
-    bits_of,
 )
 from engine.notation import format_rows, join_position, parse_rows, split_position
 
@@ -138,13 +138,13 @@ def board_description(geo: AhayutaGeometry) -> BoardDescription:
     ]
     order = {info.index: k for k, info in enumerate(cells)}
     neighbours = tuple(
-        tuple(order[i] for i in bits_of(geo.adjacent[info.index])) for info in cells
+        tuple(order[i] for i in bits(geo.adjacent[info.index])) for info in cells
     )
     labels = [BoardLabel(FILES[f], float(f), 7.7) for f in range(8)]
     labels += [BoardLabel(str(r + 1), -0.7, float(7 - r)) for r in range(8)]
     zones = {
-        "light home": tuple(geo.names[i] for i in bits_of(geo.home[LIGHT])),
-        "dark home": tuple(geo.names[i] for i in bits_of(geo.home[DARK])),
+        "light home": tuple(geo.names[i] for i in bits(geo.home[LIGHT])),
+        "dark home": tuple(geo.names[i] for i in bits(geo.home[DARK])),
     }
     return BoardDescription("square", tuple(cells), neighbours, tuple(labels), zones)
 

@@ -18,6 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache
 
+from engine.bitboard import bits
 from engine.board import BoardDescription, BoardLabel, CellInfo
 from engine.core import (
     Game,
@@ -108,15 +109,6 @@ class AyuGeometry:
 @cache
 def _geometry(n: int) -> AyuGeometry:
     return AyuGeometry(n)
-
-
-def _bits(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
 
 
 Spread = Callable[[int], int]
@@ -213,7 +205,7 @@ class AyuGame(Game):
             cells.append(CellInfo(index, geo.names[index], float(file), float(n - 1 - rank)))
         order = {info.index: k for k, info in enumerate(cells)}
         for info in cells:
-            neighbours.append(tuple(order[i] for i in _bits(geo.neighbours[info.index])))
+            neighbours.append(tuple(order[i] for i in bits(geo.neighbours[info.index])))
         labels = [BoardLabel(chr(ord("a") + f), float(f), n - 0.05) for f in range(n)]
         labels += [BoardLabel(str(r + 1), -0.95, float(n - 1 - r)) for r in range(n)]
         return BoardDescription("point", tuple(cells), tuple(neighbours), tuple(labels))
@@ -236,7 +228,7 @@ class AyuPosition(Position):
         zob = self.geo.zobrist
         key = 0
         for colour in (BLACK, WHITE):
-            for index in _bits(self.stones[colour]):
+            for index in bits(self.stones[colour]):
                 key ^= zob[colour][index]
         if turn == WHITE:
             key ^= self.geo.turn_key
@@ -334,7 +326,7 @@ class AyuPosition(Position):
     def pieces(self) -> dict[str, Piece]:
         out: dict[str, Piece] = {}
         for colour, name in enumerate(self.game.players):
-            for index in _bits(self.stones[colour]):
+            for index in bits(self.stones[colour]):
                 out[self.geo.names[index]] = Piece(name, "stone")
         return out
 
@@ -404,12 +396,12 @@ class AyuPosition(Position):
             if unit & (unit - 1) == 0:
                 source = unit.bit_length() - 1
                 after_empty_base = empty | unit
-                for target in _bits(neighbours[source] & empty):
+                for target in bits(neighbours[source] & empty):
                     near = neighbours[target]
                     if near & rest or near & (after_empty_base & ~(1 << target)) & nearer:
                         moves.append(make(source, target))
                 continue
-            for source in _bits(unit):
+            for source in bits(unit):
                 bit = 1 << source
                 remainder = unit ^ bit
                 targets = _targets_keeping_connected(remainder, empty, spread)
@@ -417,7 +409,7 @@ class AyuPosition(Position):
                     continue
                 around_rest = spread(remainder)
                 after_empty_base = empty | bit
-                for target in _bits(targets):
+                for target in bits(targets):
                     near = neighbours[target]
                     if near & rest or (
                         (around_rest | near) & (after_empty_base & ~(1 << target)) & nearer

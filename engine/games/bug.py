@@ -16,10 +16,11 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
+from engine.bitboard import bits
 from engine.board import BoardDescription, BoardLabel, CellInfo
 from engine.core import Game, Move, Outcome, ParseError, Piece, Position
 from engine.effects import Effect
-from engine.games.bug_geometry import BugGeometry, BugMove, bits, geometry
+from engine.games.bug_geometry import BugGeometry, BugMove, geometry
 from engine.games.bug_turns import BugTurnOptions, TurnState, explain_move, explain_step
 from engine.games.bug_turns import effects_of as turn_effects
 from engine.games.bug_turns import turn_options as options_for_steps

@@ -14,6 +14,7 @@ import random
 from dataclasses import dataclass, field
 from functools import cache
 
+from engine.bitboard import bits
 from engine.core import Move, ParseError
 
 # Shape keys are kept per bitmask; past this many the cache starts afresh, so long runs of
@@ -31,16 +32,6 @@ class BugMove(Move):
     def to_text(self) -> str:
         names = self.geometry.names
         return ",".join(names[cell] for cell in self.cells)
-
-
-def bits(mask: int) -> list[int]:
-    """The indices of the set bits of `mask`, lowest first."""
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
 
 
 class BugGeometry:
