@@ -8,6 +8,13 @@ and the best is a draw.
 
 Leaves are valued by a playout driven by the game's policy, either to the end of the game
 or for a few plies followed by the policy's evaluation (per game, chosen by measurement).
+
+With `rave` on, every node also keeps all-moves-as-first statistics (Gelly and Silver's
+RAVE): a playout that went through a node counts for each move its side to move played
+later in that iteration, keyed by the policy's `amaf_key` (in Bug, the growth cell). Those
+early, rough values steer selection until a move's own visits take over, and they decide
+which untried move to expand next, so a wide node is not expanded blindly in full before
+its best moves are revisited.
 """
 
 from __future__ import annotations
@@ -48,12 +55,18 @@ class MctsSettings:
     playout_cap: int = 300
     solver: bool = True
     uniform: bool = False
+    rave: bool = False
+    # Visits at which a move's own value and its RAVE value weigh the same (about).
+    rave_equivalence: float = 300.0
+    rave_exploration: float = 0.25
 
 
 class Node:
     """`wins` and `proof` are from the view of the player who made `move`."""
 
-    __slots__ = ("move", "parent", "children", "untried", "visits", "wins", "proof", "plies")
+    __slots__ = (
+        "move", "parent", "children", "untried", "visits", "wins", "proof", "plies", "amaf"
+    )
 
     def __init__(self, move: Move | None, parent: Node | None) -> None:
         self.move = move
@@ -64,6 +77,8 @@ class Node:
         self.wins = 0.0
         self.proof: int | None = None
         self.plies = 0  # with a proof: plies from this node to the end of the game
+        # RAVE: amaf key -> [playouts, wins] for the side to move here, over later moves.
+        self.amaf: dict[object, list[float]] | None = None
 
 
 class MctsSearcher:
@@ -142,21 +157,26 @@ class _Run:
         position = self.position
         node = self.root
         pushed = 0
+        path = [node]
+        # RAVE: the amaf key of every move of this iteration, tree and playout.
+        trail: list[object] | None = [] if self.settings.rave else None
+        amaf_key = self.policy.amaf_key
         while True:
             if node.proof is not None:
                 reward = _proof_reward(node.proof)
                 break
             if node.untried is None:
                 self._expand(node)
-            untried = node.untried
-            assert untried is not None
-            if untried:
-                move = untried.pop()
+            move = self._next_untried(node)
+            if move is not None:
                 child = Node(move, node)
                 node.children.append(child)
                 position.push(move)
                 pushed += 1
                 node = child
+                path.append(node)
+                if trail is not None:
+                    trail.append(amaf_key(move))
                 outcome = position.outcome()
                 if outcome is not None:
                     # Value for the player who moved into `node` (not the side to move).
@@ -164,7 +184,7 @@ class _Run:
                     self._prove(node, WIN if value == 1.0 else LOSS if value == 0.0 else DRAW, 0)
                     reward = value
                 else:
-                    reward = 1.0 - self._simulate(position)
+                    reward = 1.0 - self._simulate(position, trail)
                 break
             if not node.children:
                 # Expanded with no moves: the game ended here (proof was set in _expand).
@@ -174,8 +194,13 @@ class _Run:
             assert node.move is not None
             position.push(node.move)
             pushed += 1
+            path.append(node)
+            if trail is not None:
+                trail.append(amaf_key(node.move))
         for _ in range(pushed):
             position.pop()
+        if trail is not None:
+            _back_up_amaf(path, trail, reward)
         # Back up: `reward` is for the player who moved into `node`.
         walk: Node | None = node
         while walk is not None:
@@ -196,7 +221,64 @@ class _Run:
                 value = 1.0 - outcome_value(outcome, self.position)
                 node.proof = WIN if value == 1.0 else LOSS if value == 0.0 else DRAW
 
+    def _next_untried(self, node: Node) -> Move | None:
+        """The move to expand at `node`, or None to select among its children.
+
+        Without RAVE every move is expanded once, best ordered first, before any is
+        revisited; with RAVE an untried move is expanded only when its RAVE value beats
+        every child's score."""
+        untried = node.untried
+        if not untried:
+            return None
+        if not self.settings.rave:
+            return untried.pop()
+        log_n = math.log(node.visits + 1)
+        stats = node.amaf or {}
+        amaf_key = self.policy.amaf_key
+        best_index = len(untried) - 1
+        best_score = -math.inf
+        for index in range(len(untried) - 1, -1, -1):  # best ordered first
+            score = self._rave_score(stats.get(amaf_key(untried[index])), 0, 0.0, log_n)
+            if score > best_score:
+                best_index, best_score = index, score
+        if node.children and self._best_child_score(node, log_n) >= best_score:
+            return None
+        return untried.pop(best_index)
+
+    def _rave_score(
+        self, amaf: list[float] | None, visits: int, wins: float, log_n: float
+    ) -> float:
+        settings = self.settings
+        rave_value = 0.5 if amaf is None else (amaf[1] + 0.5) / (amaf[0] + 1.0)
+        if visits:
+            k = settings.rave_equivalence
+            beta = math.sqrt(k / (3.0 * visits + k))
+            value = (1.0 - beta) * wins / visits + beta * rave_value
+        else:
+            value = rave_value
+        return value + settings.rave_exploration * math.sqrt(log_n / (visits + 1))
+
+    def _best_child_score(self, node: Node, log_n: float) -> float:
+        best = -math.inf
+        stats = node.amaf or {}
+        amaf_key = self.policy.amaf_key
+        for child in node.children:
+            if child.proof is None:
+                score = self._rave_score(
+                    stats.get(amaf_key(child.move)), child.visits, child.wins, log_n
+                )
+            elif child.proof == WIN:
+                return math.inf
+            elif child.proof == DRAW:
+                score = 0.5
+            else:
+                continue
+            best = max(best, score)
+        return best
+
     def _select(self, node: Node) -> Node:
+        if self.settings.rave:
+            return self._select_rave(node)
         log_n = math.log(node.visits + 1)
         c = self.settings.exploration
         best: Node | None = None
@@ -218,7 +300,30 @@ class _Run:
         # Every child proven lost (the parent's proof arrives with the next back-up).
         return best if best is not None else node.children[0]
 
-    def _simulate(self, position: Position) -> float:
+    def _select_rave(self, node: Node) -> Node:
+        log_n = math.log(node.visits + 1)
+        stats = node.amaf or {}
+        amaf_key = self.policy.amaf_key
+        best: Node | None = None
+        best_score = -math.inf
+        for child in node.children:
+            proof = child.proof
+            if proof is not None:
+                if proof == LOSS:
+                    continue
+                if proof == WIN:
+                    return child
+                score = 0.5
+            else:
+                score = self._rave_score(
+                    stats.get(amaf_key(child.move)), child.visits, child.wins, log_n
+                )
+            if score > best_score:
+                best_score = score
+                best = child
+        return best if best is not None else node.children[0]
+
+    def _simulate(self, position: Position, trail: list[object] | None = None) -> float:
         """Value for the side to move at `position` (which is not over)."""
         settings = self.settings
         policy = self.policy
@@ -230,8 +335,8 @@ class _Run:
         pushed = 0
         value = 0.5
         while True:
-            moves = position.legal_moves()
-            if not moves:
+            move = policy.playout_turn(position, rng)
+            if move is None:
                 outcome = position.outcome()
                 value = 0.5 if outcome is None else outcome_value(outcome, position)
                 break
@@ -239,8 +344,10 @@ class _Run:
                 # Long playouts look at the stop flag too, so a stop is seen within ~20 ms.
                 value = policy.evaluate(position) if policy.has_evaluator else 0.5
                 break
-            position.push(policy.playout_move(position, moves, rng))
+            position.push(move)
             pushed += 1
+            if trail is not None:
+                trail.append(policy.amaf_key(move))
         if pushed % 2:
             value = 1.0 - value
         for _ in range(pushed):
@@ -304,6 +411,27 @@ class _Run:
             proven_result=best.proof if decided else None,
             proven_plies=best.plies + 1 if decided else None,
         )
+
+
+def _back_up_amaf(path: list[Node], trail: list[object], reward: float) -> None:
+    """RAVE: each node on the path counts every later move of its side to move.
+
+    `path[i]` is the node before `trail[i]`; `reward` is for the player who moved into
+    the last node of the path."""
+    last = len(path) - 1
+    for depth, node in enumerate(path):
+        # The side to move at path[last - 1] made the last tree move and gets `reward`.
+        value = reward if (last - 1 - depth) % 2 == 0 else 1.0 - reward
+        stats = node.amaf
+        if stats is None:
+            stats = node.amaf = {}
+        for key in set(trail[depth::2]):
+            entry = stats.get(key)
+            if entry is None:
+                stats[key] = [1.0, value]
+            else:
+                entry[0] += 1.0
+                entry[1] += value
 
 
 def _proof_reward(proof: int) -> float:

@@ -2,8 +2,9 @@
 
 A policy knows three things about its game: how good a position is for the side to move
 (`evaluate`), which moves look best (`order_moves`, for expansion order and alpha-beta)
-and which move to play in a playout (`playout_move`). The base class knows nothing, so a
-game without a policy module still gets a working (uniform) searcher.
+and which move to play in a playout (`playout_move`, `playout_turn`); for RAVE it also
+says which moves count as the same (`amaf_key`). The base class knows nothing, so a game
+without a policy module still gets a working (uniform) searcher.
 """
 
 from __future__ import annotations
@@ -34,6 +35,17 @@ class GamePolicy:
         self, position: Position, moves: Sequence[Move], rng: random.Random
     ) -> Move:
         return moves[rng.randrange(len(moves))]
+
+    def amaf_key(self, move: Move) -> object:
+        """What RAVE counts as "the same move" played later in a playout."""
+        return move
+
+    def playout_turn(self, position: Position, rng: random.Random) -> Move | None:
+        """The playout's next move, or None when the side to move has none (game over).
+
+        A game may draw one move without listing them all, where that is much cheaper."""
+        moves = position.legal_moves()
+        return self.playout_move(position, moves, rng) if moves else None
 
 
 UNIFORM = GamePolicy()

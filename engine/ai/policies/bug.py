@@ -23,6 +23,7 @@ from collections.abc import Sequence
 from engine.ai.policies import GamePolicy
 from engine.core import Game, Move, Position
 from engine.games.bug import BugMove, BugPosition
+from engine.games.bug_playout import random_turn
 
 EAT_PREFERENCE = 0.9
 MOBILITY_SCALE = -0.25  # negative: see the module notes
@@ -67,6 +68,7 @@ def leaves_edible(position: BugPosition, move: BugMove) -> bool:
 class BugPolicy(GamePolicy):
     name = "bug-eat"
     has_evaluator = True
+    spare_the_win = True
 
     def evaluate(self, position: Position) -> float:
         assert isinstance(position, BugPosition)
@@ -97,6 +99,14 @@ class BugPolicy(GamePolicy):
             if eats:
                 return eats[rng.randrange(len(eats))]
         return moves[rng.randrange(len(moves))]
+
+    def amaf_key(self, move: Move) -> object:
+        # The growth cell: later turns rarely repeat a whole eating sequence.
+        return move.cells[0]  # type: ignore[attr-defined]
+
+    def playout_turn(self, position: Position, rng: random.Random) -> Move | None:
+        assert isinstance(position, BugPosition)
+        return random_turn(position, rng, EAT_PREFERENCE, self.spare_the_win)
 
 
 def make_policy(game: Game) -> GamePolicy:

@@ -1,0 +1,205 @@
+"""One random Bug turn without listing every turn, for the searchers' playouts.
+
+`legal_moves()` spells out every eating order and bonus cell of every growth (BUG-14),
+which is most of the cost of a playout although a playout wants just one turn. Here the
+growth cell is drawn first, then the cycles are played out one random choice at a time, on
+the same rules as the generator (BUG-10 to BUG-15). Every turn returned is one of
+`legal_moves()`; the tests check that on random positions.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import TYPE_CHECKING
+
+from engine.bitboard import bits
+from engine.games.bug_geometry import BugGeometry, BugMove
+
+if TYPE_CHECKING:
+    from engine.games.bug import BugPosition
+
+
+def _growth_cells(geo: BugGeometry, bugs: list[int], other_bugs: list[int], taken: int) -> int:
+    spread = geo.spread
+    empty = geo.board_mask & ~taken
+    largest = max(map(int.bit_count, bugs + other_bugs), default=0)
+    once = twice = 0
+    halos = []
+    for bug in bugs:
+        halo = spread(bug)
+        halos.append(halo)
+        twice |= once & halo
+        once |= halo
+    cells = empty & ~once
+    for bug, halo in zip(bugs, halos, strict=True):
+        if bug.bit_count() < largest:
+            cells |= halo & empty & ~twice
+    return cells
+
+
+class _Board:
+    """The mover's bugs with their prey, and the enemy bugs, kept up to date through a
+    turn: a growth or bonus stone changes one bug of the mover, a meal removes whole enemy
+    bugs, so nothing is flood-filled twice."""
+
+    __slots__ = ("geo", "own", "enemy", "own_bugs", "meals", "enemy_bugs")
+
+    def __init__(self, geo: BugGeometry, own: int, enemy: int) -> None:
+        self.geo = geo
+        self.own = own
+        self.enemy = enemy
+        self.enemy_bugs = geo.bugs(enemy)
+        self.own_bugs = geo.bugs(own)
+        self.meals = [geo.meal(bug, self.enemy_bugs) for bug in self.own_bugs]
+
+    def copy(self) -> _Board:
+        other = _Board.__new__(_Board)
+        other.geo = self.geo
+        other.own = self.own
+        other.enemy = self.enemy
+        other.enemy_bugs = list(self.enemy_bugs)
+        other.own_bugs = list(self.own_bugs)
+        other.meals = list(self.meals)
+        return other
+
+    def growth_cells(self) -> int:
+        """BUG-10: the cells the mover may grow on (none means the mover has won, BUG-9)."""
+        return _growth_cells(self.geo, self.own_bugs, self.enemy_bugs, self.own | self.enemy)
+
+    def enemy_growth_cells(self) -> int:
+        """The same for the opponent, as the board stands."""
+        return _growth_cells(self.geo, self.enemy_bugs, self.own_bugs, self.own | self.enemy)
+
+    def place(self, cell: int) -> int:
+        """Put a mover's stone on `cell`, which touches at most one of the mover's bugs
+        (BUG-10, BUG-12); returns the number of the bug it joined or started."""
+        geo = self.geo
+        bit = 1 << cell
+        near = geo.neighbours[cell]
+        self.own |= bit
+        for number, bug in enumerate(self.own_bugs):
+            if bug & near:
+                grown = bug | bit
+                self.own_bugs[number] = grown
+                self.meals[number] = geo.meal(grown, self.enemy_bugs)
+                return number
+        self.own_bugs.append(bit)
+        self.meals.append(geo.meal(bit, self.enemy_bugs))
+        return len(self.own_bugs) - 1
+
+    def unplace(self, cell: int, number: int) -> None:
+        bit = 1 << cell
+        self.own ^= bit
+        bug = self.own_bugs[number] ^ bit
+        if bug:
+            self.own_bugs[number] = bug
+            self.meals[number] = self.geo.meal(bug, self.enemy_bugs)
+        else:
+            del self.own_bugs[number]
+            del self.meals[number]
+
+    def hungry(self) -> list[tuple[int, int]]:
+        """BUG-13: (bug number, bonus cells) for every hungry bug of the mover."""
+        spread = self.geo.spread
+        empty = self.geo.board_mask & ~(self.own | self.enemy)
+        out = []
+        for number, meal in enumerate(self.meals):
+            if meal:
+                bug = self.own_bugs[number]
+                bonus = spread(bug) & (empty | meal) & ~spread(self.own ^ bug)
+                if bonus:
+                    out.append((number, bonus))
+        return out
+
+    def eat(self, number: int) -> None:
+        """BUG-14.2: bug `number` eats all its prey."""
+        meal = self.meals[number]
+        self.enemy ^= meal
+        self.enemy_bugs = [bug for bug in self.enemy_bugs if not bug & meal]
+        self.meals = [other & ~meal for other in self.meals]
+
+    def could_eat(self, cells: int) -> list[int]:
+        """Growth cells worth testing for a meal: next to an enemy bug of the size the
+        grown bug would have, or every cell when some bug has prey already."""
+        if any(self.meals):
+            return bits(cells)
+        spread = self.geo.spread
+        by_size: dict[int, int] = {}
+        for bug in self.enemy_bugs:
+            size = bug.bit_count()
+            by_size[size] = by_size.get(size, 0) | bug
+        candidates = 0
+        singles = by_size.get(1, 0)
+        if singles:
+            candidates |= spread(singles) & cells & ~spread(self.own)
+        for bug in self.own_bugs:
+            prey = by_size.get(bug.bit_count() + 1, 0)
+            if prey:
+                candidates |= spread(bug) & cells & spread(prey)
+        return bits(candidates)
+
+
+def random_turn(
+    position: BugPosition,
+    rng: random.Random,
+    eat_preference: float = 0.0,
+    spare_the_win: bool = False,
+) -> BugMove | None:
+    """A random legal turn, or None when the mover cannot grow (and so has won).
+
+    With probability `eat_preference` the growth is drawn from those that make a bug
+    hungry, if there are any; otherwise from all growth cells. Eaters and bonus cells are
+    drawn uniformly, cycle by cycle. With `spare_the_win`, a turn after which the
+    opponent could not grow (and so would win, BUG-9) is redrawn from the other growth
+    cells while there are any.
+    """
+    geo = position.geo
+    colour = position.turn
+    start = _Board(geo, position.stones[colour], position.stones[colour ^ 1])
+    cells = start.growth_cells()
+    if not cells:
+        return None
+    # A growth that does not eat only takes its own cell from the opponent's growth cells
+    # (and may raise the size cap, which gives more): with two or more, it cannot stop them.
+    their_cells = start.enemy_growth_cells().bit_count() if spare_the_win else 2
+    prefer_eating = bool(eat_preference) and rng.random() < eat_preference
+    while True:
+        board = start.copy()
+        turn = _draw_turn(board, cells, rng, prefer_eating)
+        if (
+            not spare_the_win
+            or (len(turn) == 1 and their_cells >= 2)
+            or board.enemy_growth_cells()
+        ):
+            break
+        cells &= ~(1 << turn[0])
+        if not cells:
+            break  # every growth hands the opponent the win
+    return geo.move(tuple(turn))
+
+
+def _draw_turn(board: _Board, cells: int, rng: random.Random, prefer_eating: bool) -> list[int]:
+    """Plays a random turn on `board` and returns its cells, growth first."""
+    first = -1
+    if prefer_eating:
+        candidates = board.could_eat(cells)
+        rng.shuffle(candidates)
+        for cell in candidates:
+            number = board.place(cell)
+            if board.hungry():
+                first = cell
+                break
+            board.unplace(cell, number)
+    if first < 0:
+        choices = bits(cells)
+        first = choices[rng.randrange(len(choices))]
+        board.place(first)
+    turn = [first]
+    while hungry := board.hungry():
+        number, bonus = hungry[rng.randrange(len(hungry))]
+        board.eat(number)
+        choices = bits(bonus)
+        cell = choices[rng.randrange(len(choices))]
+        turn.append(cell)
+        board.place(cell)
+    return turn
