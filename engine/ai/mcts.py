@@ -241,7 +241,7 @@ class _Run:
             score = self._rave_score(stats.get(amaf_key(untried[index])), 0, 0.0, log_n)
             if score > best_score:
                 best_index, best_score = index, score
-        if node.children and self._best_child_score(node, log_n) >= best_score:
+        if node.children and self._best_rave_child(node, log_n)[1] >= best_score:
             return None
         return untried.pop(best_index)
 
@@ -257,24 +257,6 @@ class _Run:
         else:
             value = rave_value
         return value + settings.rave_exploration * math.sqrt(log_n / (visits + 1))
-
-    def _best_child_score(self, node: Node, log_n: float) -> float:
-        best = -math.inf
-        stats = node.amaf or {}
-        amaf_key = self.policy.amaf_key
-        for child in node.children:
-            if child.proof is None:
-                score = self._rave_score(
-                    stats.get(amaf_key(child.move)), child.visits, child.wins, log_n
-                )
-            elif child.proof == WIN:
-                return math.inf
-            elif child.proof == DRAW:
-                score = 0.5
-            else:
-                continue
-            best = max(best, score)
-        return best
 
     def _select(self, node: Node) -> Node:
         if self.settings.rave:
@@ -301,7 +283,10 @@ class _Run:
         return best if best is not None else node.children[0]
 
     def _select_rave(self, node: Node) -> Node:
-        log_n = math.log(node.visits + 1)
+        best, _score = self._best_rave_child(node, math.log(node.visits + 1))
+        return best if best is not None else node.children[0]
+
+    def _best_rave_child(self, node: Node, log_n: float) -> tuple[Node | None, float]:
         stats = node.amaf or {}
         amaf_key = self.policy.amaf_key
         best: Node | None = None
@@ -312,16 +297,15 @@ class _Run:
                 if proof == LOSS:
                     continue
                 if proof == WIN:
-                    return child
+                    return child, math.inf
                 score = 0.5
             else:
-                score = self._rave_score(
-                    stats.get(amaf_key(child.move)), child.visits, child.wins, log_n
-                )
+                key = amaf_key(child.move)  # type: ignore[arg-type]
+                score = self._rave_score(stats.get(key), child.visits, child.wins, log_n)
             if score > best_score:
                 best_score = score
                 best = child
-        return best if best is not None else node.children[0]
+        return best, best_score
 
     def _simulate(self, position: Position, trail: list[object] | None = None) -> float:
         """Value for the side to move at `position` (which is not over)."""
