@@ -22,7 +22,15 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from engine.ai.alphabeta import MATE, MATE_ZONE, TableReporting, from_table, to_table  # noqa: E402  (one scale for both)
+from engine.ai.alphabeta import (  # one scale, table and root split for both searchers
+    MATE,
+    MATE_ZONE,
+    IterationCallback,
+    TableReporting,
+    from_table,
+    root_share,
+    to_table,
+)
 from engine.ai.common import (
     Clock,
     ProgressCallback,
@@ -128,6 +136,9 @@ class AyuSearchSettings:
     # alpha-beta bounds), so that a softened choice (the easy levels) sees their real
     # values; 0 for full strength.
     root_margin: int = 0
+    # Share `index` of `count` of the root moves, when worker processes split them
+    # (engine/ai/parallel.py, `alphabeta.root_share`); (0, 1) is all of them.
+    root_share: tuple[int, int] = (0, 1)
 
 
 class _StoppedError(Exception):
@@ -149,11 +160,13 @@ class AyuSearcher:
         should_stop: StopCheck | None = None,
         on_progress: ProgressCallback | None = None,
         rng: random.Random | None = None,
+        on_iteration: IterationCallback | None = None,
     ) -> SearchResult:
+        """The common search call; `on_iteration` also hears of every finished depth."""
         work = working_copy(position, history)
         assert isinstance(work, AyuPosition)
         run = _Run(self.settings, work, limits, should_stop or never_stop)
-        return run.go(on_progress)
+        return run.go(on_progress, on_iteration)
 
 
 def evaluate(position: AyuPosition, settings: AyuSearchSettings | None = None) -> int:
@@ -204,11 +217,16 @@ class _Run(TableReporting):
             self.seen[key] = self.seen.get(key, 0) + 1
 
     # -- driver -------------------------------------------------------------------------
-    def go(self, on_progress: ProgressCallback | None) -> SearchResult:
+    def go(
+        self, on_progress: ProgressCallback | None,
+        on_iteration: IterationCallback | None = None,
+    ) -> SearchResult:
         position = self.position
         if position.outcome() is not None:
             return SearchResult(None, 0.5, (), (), 0, 0.0)
-        moves = self._ordered(position.legal_moves(), 0, None)
+        # With empty killer and history tables the order depends on the position alone,
+        # so every worker process cuts the same list into its root share.
+        moves = root_share(self._ordered(position.legal_moves(), 0, None), *self.s.root_share)
         best_move: Move = moves[0]
         best_score = 0
         scores: dict[Move, int] = {}
@@ -222,6 +240,8 @@ class _Run(TableReporting):
                 break
             best_move, best_score, scores, depth_done = move, score, depth_scores, depth
             moves = sorted(moves, key=lambda m: depth_scores.get(m, -MATE - 2), reverse=True)
+            if on_iteration is not None:
+                on_iteration(self._iteration(best_move, best_score, scores, depth))
             if on_progress is not None:
                 on_progress(self._result(best_move, best_score, scores, depth_done).info())
             if abs(best_score) >= MATE_ZONE:

@@ -1,4 +1,4 @@
-"""Root parallelism: N worker processes search the same position, the parent merges.
+"""Root parallelism: N worker processes search one position, the parent merges.
 
 The workers are started once and kept (`WorkerPool`), so a search pays no process start-up
 and no re-import of the engine. Each task carries only picklable values (position text,
@@ -8,8 +8,34 @@ bundle once the entry point has called `multiprocessing.freeze_support()`.
 Stopping must take effect within 20 ms. A worker checks a shared integer (the id of the
 newest task to stop) at every node, and reports its best move a few times a second; when
 the caller stops, the parent waits a few milliseconds for final reports and otherwise
-answers from the latest progress reports. MCTS results are merged by summing each root
-move's visits (shares times iterations), alpha-beta by taking the deepest finished search.
+answers from the latest progress reports.
+
+MCTS workers search the whole tree with different seeds; their results are merged by
+summing each root move's visits (shares times iterations).
+
+The alpha-beta searchers ("alphabeta", "ayu") split the root moves instead, since
+identical deterministic searches would only repeat each other: worker k of N searches
+share k (`alphabeta.root_share`), moves k, k+N, k+2N, ... of the common ordering. Each
+worker deepens on its own share, with its own table and its own move ordering (its best
+move first), and reports the best move and its exact score among its share at every
+finished depth. The parent answers (`merge_root_shares`):
+
+* a proven win from any worker (a winning move is a win whatever the other moves are),
+  the quickest one;
+* a proven loss only when every worker has proven its whole share lost (all root moves);
+* otherwise, among the workers not yet proven lost, the deepest depth that all of them
+  have finished, and there the best score. Only at one depth are the scores of different
+  shares comparable and their union is every move, so that depth gives exactly the
+  answer one process would give after finishing it. Taking each worker's deepest depth
+  and preferring the deeper one would ignore better moves that the shallower worker has
+  found, so the iterations beyond the common depth are thrown away, as one process
+  throws away its unfinished last iteration. A share proven lost counts as finished at
+  every depth (its moves stay lost).
+
+A worker that has proven a win stops everyone early once every other worker has
+finished the depths where a quicker win would have shown (time-limited searches only:
+with node or depth limits every worker runs to its end, so that a seeded search stays
+reproducible).
 """
 
 from __future__ import annotations
@@ -20,10 +46,11 @@ import queue as queue_module
 import random
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+from engine.ai.alphabeta import MATE, MATE_ZONE, Iteration, score_value
 from engine.ai.common import (
     Candidate,
     Clock,
@@ -33,6 +60,7 @@ from engine.ai.common import (
     SearchResult,
     StopCheck,
     never_stop,
+    verdict_text,
 )
 from engine.core import EngineError, Move, Position
 
@@ -49,6 +77,13 @@ class _Task:
     kind: str
     seed: int
     deadline: float | None  # wall clock (time.time()), shared by all workers
+    share: tuple[int, int] = (0, 1)  # alpha-beta: this worker's share of the root moves
+
+
+# One finished depth of a worker's alpha-beta search: depth, best move, its exact score
+# among the worker's share of the root moves, principal variation (moves as text).
+ShareIteration = tuple[int, str, int, tuple[str, ...]]
+ALPHA_BETA_KINDS = ("alphabeta", "ayu")
 
 
 @dataclass(frozen=True)
@@ -67,6 +102,11 @@ class _WorkerReport:
     proven_result: int | None
     proven_plies: int | None
     error: str = ""
+    # Alpha-beta: every depth finished so far (so the newest report holds them all).
+    iterations: tuple[ShareIteration, ...] = ()
+
+
+ReportCallback = Callable[[_WorkerReport, dict[int, _WorkerReport]], bool]
 
 
 def _worker_loop(index: int, tasks: Any, results: Any, stop_id: Any) -> None:
@@ -75,8 +115,8 @@ def _worker_loop(index: int, tasks: Any, results: Any, stop_id: Any) -> None:
     Each worker has its own task queue: with one shared queue a quick worker could take
     its neighbour's task too, and the parent would wait for a report that never comes.
     """
-    from engine.ai.alphabeta import AlphaBetaSearcher
-    from engine.ai.ayu_search import AyuSearcher
+    from engine.ai.alphabeta import AlphaBetaSearcher, AlphaBetaSettings
+    from engine.ai.ayu_search import AyuSearcher, AyuSearchSettings
     from engine.ai.levels import mcts_settings
     from engine.ai.mcts import MctsSearcher
     from engine.registry import parse_position
@@ -88,23 +128,36 @@ def _worker_loop(index: int, tasks: Any, results: Any, stop_id: Any) -> None:
         try:
             position = parse_position(task.text)
             searcher: Any = (
-                AlphaBetaSearcher()
+                AlphaBetaSearcher(AlphaBetaSettings(root_share=task.share))
                 if task.kind == "alphabeta"
-                else AyuSearcher()
+                else AyuSearcher(AyuSearchSettings(root_share=task.share))
                 if task.kind == "ayu"
                 else MctsSearcher(mcts_settings(position.game.name))
             )
+            extra: dict[str, Any] = {}
+            done: list[ShareIteration] = []
+            if task.kind in ALPHA_BETA_KINDS:
+
+                def note(iteration: Iteration, done: list[ShareIteration] = done) -> None:
+                    done.append((
+                        iteration.depth, iteration.best_move.to_text(), iteration.score,
+                        tuple(m.to_text() for m in iteration.pv),
+                    ))
+
+                extra["on_iteration"] = note
 
             def should_stop(task: _Task = task) -> bool:
                 return stop_id.value >= task.task_id or (
                     task.deadline is not None and time.time() >= task.deadline
                 )
 
-            def progress(info: SearchInfo, task: _Task = task) -> None:
+            def progress(
+                info: SearchInfo, task: _Task = task, done: list[ShareIteration] = done
+            ) -> None:
                 results.put(
                     _WorkerReport(
                         task.task_id, index, False, info.best_move or None, info.value,
-                        info.pv, (), info.nodes, info.depth, None, None,
+                        info.pv, (), info.nodes, info.depth, None, None, "", tuple(done),
                     )
                 )
 
@@ -115,6 +168,7 @@ def _worker_loop(index: int, tasks: Any, results: Any, stop_id: Any) -> None:
             result = searcher.search(
                 position, task.history, own_limits,
                 should_stop=should_stop, on_progress=progress, rng=random.Random(task.seed),
+                **extra,
             )
             results.put(
                 _WorkerReport(
@@ -124,6 +178,7 @@ def _worker_loop(index: int, tasks: Any, results: Any, stop_id: Any) -> None:
                     tuple(m.to_text() for m in result.pv),
                     tuple((c.move.to_text(), c.share, c.value) for c in result.candidates),
                     result.nodes, result.depth, result.proven_result, result.proven_plies,
+                    "", tuple(done),
                 )
             )
         except Exception as error:  # reported to the parent, which raises an EngineError
@@ -186,22 +241,27 @@ class WorkerPool:
 
     def run(
         self,
-        make_task: Any,
+        make_task: Callable[[int, int], _Task],
         should_stop: StopCheck,
-        on_progress: ProgressCallback | None,
-    ) -> tuple[list[_WorkerReport], dict[int, _WorkerReport]]:
-        """Runs one task on every worker; returns final reports and latest progress."""
+        on_report: ReportCallback | None = None,
+    ) -> dict[int, _WorkerReport]:
+        """Runs one task on every worker; returns each worker's newest report.
+
+        That is its final report, or its latest progress report if the search was stopped
+        and the final one did not come in time. `on_report(report, newest)` hears of every
+        report as it comes; if it returns True the answer is settled and the workers are
+        stopped as if the caller had said so.
+        """
         with self._lock:
             self._ensure_started()
             self._next_id += 1
             task_id = self._next_id
             for index, tasks in enumerate(self._tasks):
                 tasks.put(make_task(task_id, index))
-            finals: dict[int, _WorkerReport] = {}
-            latest: dict[int, _WorkerReport] = {}
-            clock = Clock()
+            newest: dict[int, _WorkerReport] = {}
+            finals = 0
             stopped_at: float | None = None
-            while len(finals) < self.workers:
+            while finals < self.workers:
                 if stopped_at is None and should_stop():
                     self._stop_id.value = task_id
                     stopped_at = time.perf_counter()
@@ -218,21 +278,14 @@ class WorkerPool:
                     continue
                 if report.task_id != task_id:
                     continue  # a late word from a search that was already answered
-                if report.final:
-                    finals[report.index] = report
-                else:
-                    latest[report.index] = report
-                    if on_progress is not None and clock.report_due():
-                        on_progress(
-                            SearchInfo(
-                                report.best or "", report.value, report.pv,
-                                sum(r.nodes for r in latest.values()), 0.0,
-                                clock.elapsed(), "", report.depth,
-                            )
-                        )
+                newest[report.index] = report  # a worker's final report comes last
+                finals += report.final
+                if on_report is not None and on_report(report, newest) and stopped_at is None:
+                    self._stop_id.value = task_id
+                    stopped_at = time.perf_counter()
             # Whatever is still running stops now; its late reports are skipped next time.
             self._stop_id.value = task_id
-            return list(finals.values()), latest
+            return newest
 
 
 _POOLS: dict[int, WorkerPool] = {}
@@ -272,7 +325,7 @@ class ParallelSearcher:
     ) -> SearchResult:
         should_stop = should_stop or never_stop
         rng = rng or random.Random(0)
-        began = time.perf_counter()
+        clock = Clock()
         if not position.legal_moves():
             return SearchResult(None, 0.5, (), (), 0, 0.0)
         deadline = None if limits.time is None else time.time() + limits.time
@@ -280,27 +333,85 @@ class ParallelSearcher:
         text = position.to_text()
         # The position's own pushed history travels too: the text alone would forget it.
         keys = (*history, *position.history_keys())
+        split = self.kind in ALPHA_BETA_KINDS
+        workers = self.workers
 
         def make_task(task_id: int, index: int) -> _Task:
-            return _Task(task_id, text, keys, limits, self.kind, seeds[index], deadline)
+            return _Task(
+                task_id, text, keys, limits, self.kind, seeds[index], deadline,
+                (index, workers) if split else (0, 1),
+            )
 
-        finals, latest = shared_pool(self.workers).run(make_task, should_stop, on_progress)
-        errors = [r.error for r in finals if r.error]
+        def on_report(report: _WorkerReport, newest: dict[int, _WorkerReport]) -> bool:
+            shares = [newest[i].iterations if i in newest else () for i in range(workers)]
+            if on_progress is not None and not report.final and clock.report_due():
+                info = self._progress(report, newest, shares, clock.elapsed())
+                if info is not None:
+                    on_progress(info)
+            # A proven win ends a timed search early (see the module notes).
+            return split and limits.time is not None and root_shares_settled(shares)
+
+        newest = shared_pool(workers).run(make_task, should_stop, on_report)
+        errors = [r.error for r in newest.values() if r.final and r.error]
         if errors:
             raise EngineError(f"a search worker failed: {errors[0]}")
-        reports = finals or [r for r in latest.values() if r.best]
-        if not reports:
+        if split:
+            result = self._merge_shares(position, newest, clock.elapsed())
+        else:
+            finals = [r for r in newest.values() if r.final]
+            reports = finals or [r for r in newest.values() if r.best]
+            result = self._merge(position, reports, clock.elapsed()) if reports else None
+        if result is None:
             # Stopped before any worker said anything: any legal move is better than none.
             move = position.legal_moves()[0]
-            return SearchResult(move, 0.5, (move,), (), 0, time.perf_counter() - began)
-        result = self._merge(position, reports, time.perf_counter() - began)
+            return SearchResult(move, 0.5, (move,), (), 0, clock.elapsed())
         if on_progress is not None:
             on_progress(result.info())
         return result
 
+    def _progress(
+        self, report: _WorkerReport, newest: dict[int, _WorkerReport],
+        shares: list[tuple[ShareIteration, ...]], elapsed: float,
+    ) -> SearchInfo | None:
+        nodes = sum(r.nodes for r in newest.values())
+        rate = nodes / elapsed if elapsed > 0 else 0.0
+        if self.kind not in ALPHA_BETA_KINDS:
+            return SearchInfo(
+                report.best or "", report.value, report.pv, nodes, rate, elapsed, "",
+                report.depth,
+            )
+        merged = merge_root_shares(shares)
+        if merged is None:
+            return None
+        return SearchInfo(
+            merged.best, score_value(merged.score), merged.pv, nodes, rate, elapsed,
+            verdict_text(merged.proven_result, merged.proven_plies), merged.depth,
+        )
+
+    def _merge_shares(
+        self, position: Position, newest: dict[int, _WorkerReport], elapsed: float
+    ) -> SearchResult | None:
+        shares = [newest[i].iterations if i in newest else () for i in range(self.workers)]
+        merged = merge_root_shares(shares)
+        if merged is None:
+            return None
+        parse = position.game.parse_move
+        best = parse(merged.best)
+        pv = tuple(parse(m) for m in merged.pv) or (best,)
+        share = 1.0 / len(merged.candidates)
+        candidates = tuple(
+            Candidate(parse(m), share, score_value(score)) for m, score in merged.candidates
+        )
+        return SearchResult(
+            best, score_value(merged.score), pv, candidates,
+            sum(r.nodes for r in newest.values()), elapsed, merged.depth,
+            merged.proven_result, merged.proven_plies,
+        )
+
     def _merge(
         self, position: Position, reports: list[_WorkerReport], elapsed: float
     ) -> SearchResult:
+        """MCTS: a proof from any worker, else the visits of all workers summed."""
         parse = position.game.parse_move
         nodes = sum(r.nodes for r in reports)
         proven = [r for r in reports if r.proven_result is not None]
@@ -308,7 +419,7 @@ class ParallelSearcher:
             # A proof from any worker is a proof: prefer a win, then the quickest one.
             chosen = max(proven, key=lambda r: (r.proven_result or 0, -(r.proven_plies or 0)))
             return self._from_report(parse, chosen, nodes, elapsed)
-        if self.kind in ("alphabeta", "ayu") or not any(r.candidates for r in reports):
+        if not any(r.candidates for r in reports):
             deepest = max(reports, key=lambda r: (r.depth, r.nodes))
             return self._from_report(parse, deepest, nodes, elapsed)
         visits: dict[str, float] = {}
@@ -343,3 +454,72 @@ class ParallelSearcher:
             tuple(Candidate(parse(m), s, v) for m, s, v in report.candidates),
             nodes, elapsed, report.depth, report.proven_result, report.proven_plies,
         )
+
+
+@dataclass(frozen=True)
+class MergedRoot:
+    """The root's answer from the workers' shares (moves as text, scores as integers)."""
+
+    depth: int
+    best: str
+    score: int
+    pv: tuple[str, ...]
+    proven_result: int | None
+    proven_plies: int | None
+    candidates: tuple[tuple[str, int], ...]  # each share's best at `depth`, best first
+
+
+def merge_root_shares(shares: Sequence[Sequence[ShareIteration]]) -> MergedRoot | None:
+    """The answer from every worker's finished depths (see the module notes).
+
+    `shares` has one entry per worker, in worker order: its finished depths, shallowest
+    first (empty if it has finished none). None if no worker has finished a depth.
+    """
+    last = [share[-1] for share in shares if share]
+    wins = [it for it in last if it[2] >= MATE_ZONE]
+    if wins:
+        quickest = max(wins, key=lambda it: it[2])  # the first worker's on a tie
+        return _merged(quickest, [quickest], 1)
+    alive = [share for share in shares if share and share[-1][2] > -MATE_ZONE]
+    if not alive:
+        if not last:
+            return None
+        # Every share that has reported is lost; the slowest loss delays the most. It is a
+        # proven loss only if every worker has reported, i.e. every root move is lost.
+        slowest = max(last, key=lambda it: it[2])
+        return _merged(slowest, [slowest], -1 if len(last) == len(shares) else None)
+    depth = min(share[-1][0] for share in alive)
+    at_depth = [next(it for it in share if it[0] == depth) for share in alive]
+    ranked = sorted(at_depth, key=lambda it: it[2], reverse=True)  # stable: worker order
+    return _merged(ranked[0], ranked, None)
+
+
+def _merged(
+    chosen: ShareIteration, ranked: Sequence[ShareIteration], proven: int | None
+) -> MergedRoot:
+    depth, best, score, pv = chosen
+    candidates: dict[str, int] = {}
+    for _, move, move_score, _ in ranked:
+        candidates.setdefault(move, move_score)
+    return MergedRoot(
+        depth, best, score, pv, proven,
+        MATE - abs(score) if proven is not None else None, tuple(candidates.items()),
+    )
+
+
+def root_shares_settled(shares: Sequence[Sequence[ShareIteration]]) -> bool:
+    """Whether a proven win settles the answer before the other workers finish.
+
+    A win in p plies shows at depth p at the latest, so once every other worker has
+    finished depth p-1 (or proven its own share) no quicker win can turn up.
+    """
+    last = [share[-1] for share in shares if share]
+    wins = [it for it in last if it[2] >= MATE_ZONE]
+    if not wins:
+        return False
+    plies = min(MATE - it[2] for it in wins)
+    return all(
+        (share[-1][0] if share else 0) >= plies - 1
+        or (bool(share) and abs(share[-1][2]) >= MATE_ZONE)
+        for share in shares
+    )

@@ -7,7 +7,7 @@ import threading
 import time
 
 from engine import new_game
-from engine.ai import SearchLimits
+from engine.ai import SearchInfo, SearchLimits
 from engine.ai.parallel import ParallelSearcher, shared_pool
 
 AYU7_START = "ayu 7 1b1b1b1/w1w1w1w/1b1b1b1/w1w1w1w/1b1b1b1/w1w1w1w/1b1b1b1 b"
@@ -51,9 +51,9 @@ def test_the_positions_own_history_reaches_the_workers() -> None:
     pool = shared_pool(2)
     real_run = pool.run
 
-    def spy(make_task, should_stop, on_progress):  # type: ignore[no-untyped-def]
+    def spy(make_task, should_stop, on_report=None):  # type: ignore[no-untyped-def]
         captured.append(make_task(0, 0).history)
-        return real_run(make_task, should_stop, on_progress)
+        return real_run(make_task, should_stop, on_report)
 
     pool.run = spy  # type: ignore[method-assign]
     try:
@@ -72,3 +72,33 @@ def test_quick_depth_limited_searches_never_wait_for_a_missing_worker() -> None:
     for seed in range(15):
         result = searcher.search(position, (), SearchLimits(depth=1), rng=random.Random(seed))
         assert result.best_move in position.legal_moves()
+
+
+def test_a_root_split_search_stops_promptly_and_reports_progress() -> None:
+    # Ayu's alpha-beta on two workers, each on its share of the root moves: the progress
+    # reports and the answer are the merged view (legal, with a finished depth).
+    searcher = ParallelSearcher("ayu", "ayu", 2)
+    position = new_game("ayu", 9).start()
+    searcher.search(position, (), SearchLimits(depth=1))  # start the processes
+    reports: list[SearchInfo] = []
+    stopped_at: list[float] = []
+    stop = threading.Event()
+
+    def press_stop() -> None:
+        stopped_at.append(time.perf_counter())
+        stop.set()
+
+    timer = threading.Timer(0.6, press_stop)
+    timer.start()
+    result = searcher.search(
+        position, (), SearchLimits(time=60), should_stop=stop.is_set,
+        on_progress=reports.append,
+    )
+    latency = time.perf_counter() - stopped_at[0]
+    timer.join()
+    assert latency < 2.0  # loose: the 20 ms goal is measured, not timed here
+    assert result.best_move in position.legal_moves()
+    assert result.depth >= 1 and result.proven_result is None
+    legal = {m.to_text() for m in position.legal_moves()}
+    assert reports and all(r.best_move in legal and r.depth >= 1 for r in reports)
+    assert reports[-1] == result.info()

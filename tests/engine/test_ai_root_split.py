@@ -1,0 +1,217 @@
+"""Alpha-beta root split: worker k of N searches root moves k, k+N, ...; the parent merges.
+
+The positions below were found in random games (and checked with ai_helpers.solve); the
+notes say which root share holds the winning or the lost moves.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from typing import Any
+
+import pytest
+
+from engine.ai.alphabeta import (
+    MATE,
+    AlphaBetaSearcher,
+    AlphaBetaSettings,
+    Iteration,
+    root_share,
+)
+from engine.ai.ayu_search import AyuSearcher, AyuSearchSettings
+from engine.ai.common import SearchLimits
+from engine.ai.parallel import (
+    ParallelSearcher,
+    ShareIteration,
+    merge_root_shares,
+    root_shares_settled,
+)
+from engine.core import EngineError
+from engine.registry import parse_position
+from tests.engine.ai_helpers import random_position, solve
+
+KIND = {"ayu": "ayu", "ahayuta": "alphabeta"}
+
+# The side to move wins within 2 plies.
+FORCED_WINS = [
+    "ayu 5 2w2/5/bb1bb/1b1b1/2w2 b",  # rules.md E-A7: winning moves in both shares
+    # Share 0 (e1-d2) loses, the only win (c5-d2) is in share 1.
+    "ayu 5 2b2/2b1w/w1bbw/www2/3bb b",
+    "ayu 9 1bbbbb3/1wwwwb3/ww2w1ww1/w6w1/w5www/wwbbbb3/2b2bbbb/2b2wwwb/1bb5b w",
+    "ayu 9 5bbb1/3w1b1b1/3wbb1b1/wwwwb4/wbbbb3w/wb4www/w1wwwww1w/5bbbw/3bbb3 b",
+    "ahayuta 8 6/4A3/8/8/8/8/8/1W4 l 5/6 -",  # e7 steps home (E-H12)
+    "ahayuta 8 2w3/1Ww5/w2w2w1/3Wa3/3WW3/2W3W1/8/6 l 0/0 -",  # a win in each share
+    "ahayuta 8 4W1/W5A1/2W5/8/WW6/4w3/5aww/4w1 l 0/0 -",
+    # The win is in share 0 and share 1 is still open at depth 6: only the early stop on
+    # a proven win ends this search before its time.
+    "ahayuta 8 1a4/2W5/W4w2/3W3W/5W2/3wA1w1/3w4/4w1 d 0/0 -",
+]
+
+# Every move of share 1 loses within 3 plies; share 0 holds the one move that does not.
+SHARE_LOST = [
+    ("ayu 7 1bbbbb1/5b1/2w2bw/wwww1bw/1bbwwbw/4wb1/4w2 w", "a4-f1"),
+    ("ahayuta 8 6/8/1w3W2/3w3W/ww5W/WWAww3/8/6 l 0/0 -", "c3-c4"),
+]
+
+
+def _share_searcher(name: str, share: tuple[int, int]) -> AyuSearcher | AlphaBetaSearcher:
+    if name == "ayu":
+        return AyuSearcher(AyuSearchSettings(root_share=share))
+    return AlphaBetaSearcher(AlphaBetaSettings(root_share=share))
+
+
+def _iterations(name: str, text: str, share: tuple[int, int], depth: int) -> list[Iteration]:
+    done: list[Iteration] = []
+    _share_searcher(name, share).search(
+        parse_position(text), [], SearchLimits(depth=depth), on_iteration=done.append
+    )
+    return done
+
+
+def test_root_shares_hold_every_move() -> None:
+    for length in range(8):
+        moves: list[Any] = list(range(length))  # stand-ins for moves
+        for count in (1, 2, 3, 5):
+            shares = [root_share(moves, k, count) for k in range(count)]
+            assert {m for s in shares for m in s} == set(moves)
+            if length >= count:
+                assert sum(len(s) for s in shares) == length  # no move twice
+            else:
+                assert all(shares) or not moves  # a spare worker repeats the first move
+        assert root_share(moves, 0, 1) == moves
+    with pytest.raises(EngineError):
+        root_share([], 2, 2)
+
+
+@pytest.mark.parametrize(("name", "size"), [("ayu", 9), ("ahayuta", 8)])
+def test_the_workers_shares_together_search_every_root_move(name: str, size: int) -> None:
+    position = random_position(name, size, 12, random.Random(4))
+    text = position.to_text()
+    legal = set(position.legal_moves())
+    for count in (2, 3):
+        searched: dict[int, set[object]] = {}
+        for index in range(count):
+            for iteration in _iterations(name, text, (index, count), 2):
+                searched.setdefault(iteration.depth, set()).update(iteration.searched)
+                assert iteration.best_move in iteration.searched
+        assert searched == {1: legal, 2: legal}
+
+
+@pytest.mark.parametrize(("name", "size"), [("ayu", 9), ("ahayuta", 8)])
+def test_two_workers_give_the_value_of_one_search(name: str, size: int) -> None:
+    # At one depth the best of the shares' bests is the root's exact value, as one
+    # process finds it; and a depth-limited search is reproducible.
+    single = _share_searcher(name, (0, 1))
+    parallel = ParallelSearcher(name, KIND[name], 2)
+    for seed in range(2):
+        position = random_position(name, size, 6 + 6 * seed, random.Random(seed))
+        alone = single.search(position, [], SearchLimits(depth=3))
+        split = parallel.search(position, [], SearchLimits(depth=3), rng=random.Random(1))
+        again = parallel.search(position, [], SearchLimits(depth=3), rng=random.Random(1))
+        assert split.best_move in position.legal_moves()
+        assert split.depth == alone.depth == 3
+        assert split.value == alone.value
+        assert (again.best_move, again.value, again.nodes) == (
+            split.best_move, split.value, split.nodes
+        )
+
+
+@pytest.mark.parametrize("text", FORCED_WINS)
+def test_two_workers_find_a_forced_win_and_answer_at_once(text: str) -> None:
+    position = parse_position(text)
+    name = position.game.name
+    exact = solve(position, 3)
+    assert exact is not None and exact[0] == 1
+    began = time.perf_counter()
+    result = ParallelSearcher(name, KIND[name], 2).search(position, [], SearchLimits(time=20))
+    assert time.perf_counter() - began < 5  # the win settles the search; no waiting 20 s
+    assert result.proven_result == 1 and result.proven_plies == exact[1]
+    assert result.verdict() == f"proven win in {exact[1]}"
+    assert result.best_move is not None
+    position.push(result.best_move)
+    after = solve(position, 2)
+    assert after is not None and after[0] == -1  # the move keeps the win
+
+
+def test_a_later_share_finds_the_win_the_first_share_lacks() -> None:
+    text = FORCED_WINS[1]
+    first = _iterations("ayu", text, (0, 2), 4)
+    second = _iterations("ayu", text, (1, 2), 4)
+    assert [m.to_text() for m in first[-1].searched] == ["e1-d2"]
+    assert first[-1].score <= -(MATE - 10)  # share 0 is lost...
+    assert second[-1].best_move.to_text() == "c5-d2" and second[-1].score == MATE - 2
+    shares = [[(i.depth, i.best_move.to_text(), i.score, ()) for i in s] for s in (first, second)]
+    merged = merge_root_shares(shares)
+    assert merged is not None and merged.best == "c5-d2"
+    assert (merged.proven_result, merged.proven_plies) == (1, 2)
+
+
+@pytest.mark.parametrize(("text", "saving"), SHARE_LOST)
+def test_a_lost_share_is_no_proven_loss_while_another_move_holds(text: str, saving: str) -> None:
+    position = parse_position(text)
+    name = position.game.name
+    assert _iterations(name, text, (1, 2), 4)[-1].score <= -(MATE - 10)  # share 1 is lost
+    result = ParallelSearcher(name, KIND[name], 2).search(position, [], SearchLimits(depth=4))
+    assert result.proven_result is None
+    assert result.best_move is not None and result.best_move.to_text() == saving
+
+
+def test_a_proven_loss_when_every_root_move_loses() -> None:
+    position = parse_position(FORCED_WINS[0])
+    position.push(position.parse_move("a3-c3"))  # E-A7: now White loses whatever it plays
+    exact = solve(position, 2)
+    assert exact is not None and exact[0] == -1
+    result = ParallelSearcher("ayu", "ayu", 2).search(position, [], SearchLimits(time=20))
+    assert result.proven_result == -1 and result.proven_plies == exact[1]
+    assert result.best_move in position.legal_moves()
+
+
+def _it(depth: int, move: str, score: int) -> ShareIteration:
+    return (depth, move, score, (move,))
+
+
+LOST = -(MATE - 3)
+
+
+def test_merge_takes_the_deepest_depth_every_live_worker_has_finished() -> None:
+    deep = [_it(1, "a", 10), _it(2, "a", 5), _it(3, "b", 40)]
+    shallow = [_it(1, "c", 0), _it(2, "c", 30)]
+    merged = merge_root_shares([deep, shallow])
+    assert merged is not None
+    assert (merged.depth, merged.best, merged.score) == (2, "c", 30)
+    assert merged.proven_result is None
+    assert merged.candidates == (("c", 30), ("a", 5))
+    assert merge_root_shares([[], []]) is None
+    only = merge_root_shares([deep, []])  # stopped before the other worker finished depth 1
+    assert only is not None and (only.depth, only.best) == (3, "b")
+
+
+def test_merge_proves_a_loss_only_when_every_share_is_lost() -> None:
+    lost_early = [_it(1, "a", -50), _it(2, "a", LOST)]
+    lost_later = [_it(1, "b", -20), _it(2, "b", -40), _it(3, "c", -(MATE - 5))]
+    alive = [_it(1, "d", -10), _it(2, "d", -900), _it(3, "d", -800), _it(4, "e", -700)]
+    merged = merge_root_shares([lost_early, alive])
+    assert merged is not None and merged.proven_result is None
+    assert (merged.depth, merged.best) == (4, "e")  # a lost share is finished at any depth
+    merged = merge_root_shares([lost_early, lost_later])
+    assert merged is not None and (merged.proven_result, merged.proven_plies) == (-1, 5)
+    assert merged.best == "c"  # the slowest loss
+    merged = merge_root_shares([lost_early, []])  # the other share's moves are unknown
+    assert merged is not None and merged.proven_result is None and merged.best == "a"
+
+
+def test_merge_takes_a_win_from_any_share_and_settles_when_no_quicker_one_can_come() -> None:
+    win = [_it(1, "w", 10), _it(2, "w", 20), _it(3, "w", MATE - 3)]
+    other = [_it(1, "x", 30)]
+    merged = merge_root_shares([other, win])
+    assert merged is not None and merged.best == "w"
+    assert (merged.proven_result, merged.proven_plies, merged.depth) == (1, 3, 3)
+    assert not root_shares_settled([other, win])  # a win in 2 could still show in `other`
+    other.append(_it(2, "x", 30))
+    assert root_shares_settled([other, win])
+    quicker = [*other, _it(3, "y", MATE - 1)]
+    merged = merge_root_shares([quicker, win])
+    assert merged is not None and (merged.best, merged.proven_plies) == ("y", 1)
+    assert root_shares_settled([[], [_it(1, "z", MATE - 1)]])
+    assert not root_shares_settled([other, [_it(1, "z", 5)]])
