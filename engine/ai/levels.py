@@ -42,6 +42,8 @@ class LevelSettings:
 # "ayu" is Ayu's own alpha-beta (engine/ai/ayu_search.py).
 GAME_ENGINE: dict[str, str] = {"ayu": "ayu", "bug": "mcts", "ahayuta": "alphabeta"}
 MCTS_PLAYOUT_PLIES: dict[str, int | None] = {"ayu": 4, "bug": None, "ahayuta": 6}
+# RAVE where it measured better: Bug 4, MCTS with RAVE against without, 12-8 (STRENGTH.md).
+MCTS_RAVE: frozenset[str] = frozenset({"bug"})
 
 # (seconds, iterations, temperature, workers) per level. Beginner and Casual use iteration
 # budgets so that they play the same on a slow and a fast computer.
@@ -90,7 +92,9 @@ def searcher_for(game_name: str, *, workers: int = 1) -> Searcher:
 
 
 def mcts_settings(game_name: str) -> MctsSettings:
-    return MctsSettings(playout_plies=MCTS_PLAYOUT_PLIES.get(game_name))
+    return MctsSettings(
+        playout_plies=MCTS_PLAYOUT_PLIES.get(game_name), rave=game_name in MCTS_RAVE
+    )
 
 
 def level_limits(
