@@ -41,7 +41,9 @@ def add_subcommands(commands: argparse._SubParsersAction[argparse.ArgumentParser
     match.add_argument("--time-scale", type=float, default=1.0, metavar="F",
                        help="multiply every time budget of both sides by F (e.g. 0.2)")
     match.add_argument("--seed", type=int, default=1)
-    match.add_argument("--workers", type=int, default=1)
+    match.add_argument("--workers", type=int, default=None,
+                       help="worker processes for every side (default: each level's own, "
+                       "Master 2, the others 1)")
     match.add_argument("--option", action="append", default=[], metavar="NAME=VALUE")
     match.add_argument("--opening-plies", type=int, default=2,
                        help="random first plies, shared by each pair of games")

@@ -27,9 +27,15 @@ class Contender:
 
 
 def contender(
-    game: Game, spec: str, seconds: float | None, workers: int = 1, time_scale: float = 1.0
+    game: Game,
+    spec: str,
+    seconds: float | None,
+    workers: int | None = None,
+    time_scale: float = 1.0,
 ) -> Contender:
     """A level name, `random` or `uct`; `seconds` (if given) replaces the time budget.
+
+    `workers` None leaves each level its own worker count (Master 2, the others 1).
 
     `time_scale` multiplies whatever time budget the contender ends up with (a level's own
     time, `seconds`, or the measuring stick's default 1 s), so that a ladder can be measured
@@ -44,7 +50,7 @@ def contender(
     if spec == "custom":
         if not seconds:
             raise EngineError("the custom level needs --time")
-        searcher, limits, _ = custom_limits(game.name, seconds, workers=workers)
+        searcher, limits, _ = custom_limits(game.name, seconds, workers=workers or 1)
         return Contender(spec, searcher, _scaled(limits, time_scale))
     searcher, limits, settings = level_limits(game.name, spec, workers=workers)
     if seconds:

@@ -132,3 +132,11 @@ def test_parallel_search_with_a_time_limit_stops_at_the_deadline() -> None:
     result = searcher.search(position, [], SearchLimits(time=0.5), rng=random.Random(1))
     assert result.best_move in position.legal_moves()
     assert result.elapsed < 5.0
+
+
+def test_a_match_gives_each_level_its_own_workers_unless_told() -> None:
+    game = new_game("bug", 4)
+    assert isinstance(contender(game, "master", None).searcher, ParallelSearcher)
+    assert not isinstance(contender(game, "strong", None).searcher, ParallelSearcher)
+    assert not isinstance(contender(game, "master", None, 1).searcher, ParallelSearcher)
+    assert isinstance(contender(game, "strong", None, 2).searcher, ParallelSearcher)
