@@ -14,6 +14,7 @@ import random
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Protocol
 
 from engine.ai.common import (
     Candidate,
@@ -50,9 +51,13 @@ class AlphaBetaSettings:
 class Iteration:
     """One finished iterative-deepening depth: the best of the root moves it searched.
 
-    `score` is exact for `best_move` among `searched`: the first root move gets the full
-    window and a later one only replaces it with an exact score above alpha. So searches
-    of other shares of the root moves, at the same depth, compare by score directly.
+    Without shared root bounds `score` is exact for `best_move` among `searched`: the
+    first root move gets the full window and a later one only replaces it with an exact
+    score above alpha. So searches of other shares of the root moves, at the same depth,
+    compare by score directly. With shared bounds (`RootBounds`) a share may have no
+    exact score of its own: every move failed low against another share's published
+    score. Then `exact` is False and `score` is only an upper bound for every move of
+    the share (the largest fail-soft bound, `best_move` the move that has it).
     """
 
     depth: int
@@ -60,9 +65,59 @@ class Iteration:
     score: int
     pv: tuple[Move, ...]
     searched: tuple[Move, ...]
+    exact: bool = True
 
 
 IterationCallback = Callable[[Iteration], None]
+NO_BOUND = -MATE - 1  # the lowest score: no root move has been scored yet
+WAIT_SECONDS = 0.0005  # how often a waiting root share looks for the other shares' score
+
+
+class RootBounds(Protocol):
+    """What searches of the other root shares (worker processes) tell each other.
+
+    Per depth: the best exact root score any share has found there and its move's index
+    in the common root order (before `root_share`); which root moves are taken (each is
+    searched by one share only); and per share the depth it is working on. A search that
+    shares these (`TableReporting._shared_root`) raises its root alpha to the best
+    published score, so that a move another share beats is refuted cheaply.
+    """
+
+    def best(self, depth: int) -> tuple[int, int]:
+        """(score, index) of the best exact score published at `depth`; (NO_BOUND, -1)."""
+        ...
+
+    def offer(self, depth: int, score: int, index: int) -> None:
+        """Publish an exact root score at `depth` if it is the best there so far."""
+        ...
+
+    def begin(self, depth: int, index: int) -> None:
+        """This share starts `depth` and takes root move `index` (its first)."""
+        ...
+
+    def claim(self, depth: int, index: int, own: bool) -> bool:
+        """Take root move `index` at `depth`; False if another share already has. `own`:
+        the move is in this search's share (a move that cannot be shared goes to its
+        own share only)."""
+        ...
+
+    def started(self, share: int, depth: int) -> bool:
+        """Whether share `share` is working on `depth` or deeper (so its moves may be
+        taken over at `depth`)."""
+        ...
+
+    def waiting(self, flag: bool) -> None:
+        """This share waits (True) for a score at its depth, or no longer (False)."""
+        ...
+
+    def may_publish(self, depth: int) -> bool:
+        """Whether another share may still publish a score at `depth`: one working on it
+        or on a shallower depth, and not itself waiting."""
+        ...
+
+    def end(self) -> None:
+        """This share's search is over (finished or stopped)."""
+        ...
 
 
 def root_share(moves: Sequence[Move], index: int, count: int) -> list[Move]:
@@ -82,6 +137,16 @@ def root_share(moves: Sequence[Move], index: int, count: int) -> list[Move]:
     return list(moves[index::count]) or list(moves[:1])
 
 
+# One depth at the root: best score, its move, every searched move's score, exact or not.
+RootScores = tuple[int, Move, dict[Move, int], bool]
+
+
+def proven_root(score: int, exact: bool) -> bool:
+    """Whether a root answer settles the game: an exact win or loss, or an upper bound
+    that is itself a loss (every move of the share loses at least that quickly)."""
+    return score <= -MATE_ZONE or (exact and score >= MATE_ZONE)
+
+
 class _SearchStoppedError(Exception):
     """Raised inside the tree when the time, node budget or stop flag says so."""
 
@@ -96,6 +161,167 @@ class TableReporting:
     table: dict[int, tuple[int, int, int, Move | None]]
     nodes: int
     clock: Clock
+    root_bounds: RootBounds | None
+    root_order: list[Move]  # every root move in the common order (before `root_share`)
+    root_index: dict[Move, int]  # each root move's place in `root_order`
+    share: tuple[int, int]  # this search's root share (index, count)
+    stop_error: type[Exception]  # what the searcher raises to stop
+    should_stop: StopCheck
+    deadline: float | None
+
+    def _stopped(self) -> bool:
+        """The stop flag or the deadline (while a share waits, not counting nodes)."""
+        deadline = self.deadline
+        return self.should_stop() or (deadline is not None and time.perf_counter() >= deadline)
+
+    def _root(self, moves: list[Move], depth: int) -> RootScores:
+        raise NotImplementedError
+
+    def _deepen(
+        self, moves: list[Move], max_depth: int, on_progress: ProgressCallback | None,
+        on_iteration: IterationCallback | None,
+        reorder: Callable[[list[Move], Move, dict[Move, int]], list[Move]],
+    ) -> SearchResult:
+        """Iterative deepening over this search's root moves (`root_order` is set).
+
+        `reorder(moves, best, scores)` orders the root moves for the next depth. With
+        shared root bounds `best` may be a move taken over from another share, and
+        `scores` may lack moves of this share that another took over.
+        """
+        self.root_index = {move: i for i, move in enumerate(self.root_order)}
+        best_move: Move = moves[0]
+        best_score = 0
+        scores: dict[Move, int] = {}
+        depth_done = 0
+        proven = False
+        try:
+            for depth in range(1, max_depth + 1):
+                try:
+                    score, move, depth_scores, exact = self._root(moves, depth)
+                except self.stop_error:
+                    break
+                best_move, best_score, scores, depth_done = move, score, depth_scores, depth
+                moves = reorder(moves, best_move, depth_scores)
+                if on_iteration is not None:
+                    on_iteration(self._iteration(best_move, best_score, scores, depth, exact))
+                if on_progress is not None:
+                    on_progress(self._result(best_move, best_score, scores, depth_done).info())
+                if proven_root(best_score, exact):
+                    proven = True
+                    break
+        finally:
+            if self.root_bounds is not None:
+                self.root_bounds.end()
+        result = self._result(best_move, best_score, scores, depth_done, proven)
+        if on_progress is not None:
+            on_progress(result.info())
+        return result
+
+    def _search_root(
+        self, moves: list[Move], depth: int, score_move: Callable[[Move, int, int, int], int],
+        margin: int,
+    ) -> RootScores:
+        """One depth at the root: (best score, its move, every move's score, True).
+
+        `score_move(move, depth, alpha, beta)` is the move's fail-soft score for the
+        mover. Root moves within `margin` of the best get exact scores (the soft levels).
+        """
+        if self.root_bounds is not None:
+            return self._shared_root(moves, depth, score_move)
+        alpha, beta = -MATE - 1, MATE + 1
+        best_move = moves[0]
+        scores: dict[Move, int] = {}
+        for move in moves:
+            floor = max(-MATE - 1, alpha - margin) if margin and alpha < MATE_ZONE else alpha
+            score = score_move(move, depth, floor, beta)
+            scores[move] = score
+            if score > alpha:
+                alpha, best_move = score, move
+        return alpha, best_move, scores, True
+
+    def _shared_root(
+        self, moves: list[Move], depth: int, score_move: Callable[[Move, int, int, int], int]
+    ) -> RootScores:
+        """One depth at the root of this share, with the other shares (`RootBounds`).
+
+        * Before each move alpha rises to the best exact score published at this depth;
+          a new exact best is published.
+        * The share that holds the previous depth's best move (the lead) searches it first
+          with the full window. Until a score is published at this depth, the others
+          search with a guess as alpha (the published score two depths back, else one),
+          so that they need no exact score of their own: moves that fail low against the
+          guess are refuted once the depth's score is at least the guess, and are searched
+          again if it is not. To know, such a share waits at the end of the depth for a
+          score, as long as another share may still publish one.
+        * Having finished its own moves, a share takes over the untaken moves of shares
+          that work on this depth too, the last of the common order first.
+
+        The answer is the best exact score among the moves this share searched; if it
+        has none (every move failed low against a published score), it is the largest
+        upper bound, flagged not exact. Root margins do not apply here.
+        """
+        bounds = self.root_bounds
+        assert bounds is not None
+        order, index = self.root_order, self.root_index
+        own = set(moves)
+        beta = MATE + 1
+        alpha = NO_BOUND  # the best exact score of this share
+        best_move, exact = moves[0], False
+        scores: dict[Move, int] = {}
+        pending: list[Move] = []
+        lead = bounds.best(depth - 1)[1] if depth > 1 else -1
+        guess: int | None = None
+        if lead >= 0 and order[lead] not in own:
+            earlier = bounds.best(depth - 2)[0] if depth > 2 else NO_BOUND
+            guess = earlier if earlier != NO_BOUND else bounds.best(depth - 1)[0]
+        elif lead >= 0 and moves[0] != order[lead]:
+            moves = [order[lead]] + [m for m in moves if m != order[lead]]
+
+        def search(move: Move, speculate: bool) -> None:
+            nonlocal alpha, best_move, exact
+            floor = max(alpha, bounds.best(depth)[0])
+            speculative = speculate and guess is not None and guess > floor and (
+                bounds.best(depth)[0] == NO_BOUND
+            )
+            if speculative:
+                assert guess is not None
+                floor = guess
+            score = score_move(move, depth, floor, beta)
+            scores[move] = score
+            if score > floor:
+                alpha, best_move, exact = score, move, True
+                bounds.offer(depth, score, index[move])
+            elif speculative:
+                pending.append(move)
+
+        bounds.begin(depth, index[moves[0]])
+        search(moves[0], True)
+        for move in moves[1:]:
+            if bounds.claim(depth, index[move], True):
+                search(move, True)
+        count = self.share[1]
+        for i in range(len(order) - 1, -1, -1):
+            move = order[i]
+            if move not in own and bounds.started(i % count, depth) and (
+                bounds.claim(depth, i, False)
+            ):
+                search(move, True)
+        if any(scores[m] > max(alpha, bounds.best(depth)[0]) for m in pending):
+            bounds.waiting(True)
+            try:
+                while bounds.best(depth)[0] == NO_BOUND and bounds.may_publish(depth):
+                    if self._stopped():
+                        raise self.stop_error
+                    time.sleep(WAIT_SECONDS)
+            finally:
+                bounds.waiting(False)
+            for move in pending:
+                if scores[move] > max(alpha, bounds.best(depth)[0]):
+                    search(move, False)
+        if exact:
+            return alpha, best_move, scores, True
+        best_move, bound = max(scores.items(), key=lambda item: item[1])
+        return bound, best_move, scores, False
 
     def _pv(self, first: Move) -> tuple[Move, ...]:
         position = self.position
@@ -133,9 +359,9 @@ class TableReporting:
         )
 
     def _iteration(
-        self, best: Move, score: int, scores: dict[Move, int], depth: int
+        self, best: Move, score: int, scores: dict[Move, int], depth: int, exact: bool = True
     ) -> Iteration:
-        return Iteration(depth, best, score, self._pv(best), tuple(scores))
+        return Iteration(depth, best, score, self._pv(best), tuple(scores), exact)
 
 
 class AlphaBetaSearcher:
@@ -152,19 +378,28 @@ class AlphaBetaSearcher:
         on_progress: ProgressCallback | None = None,
         rng: random.Random | None = None,
         on_iteration: IterationCallback | None = None,
+        root_bounds: RootBounds | None = None,
     ) -> SearchResult:
-        """The common search call; `on_iteration` also hears of every finished depth."""
+        """The common search call; `on_iteration` also hears of every finished depth.
+
+        `root_bounds` shares the best root score per depth with searches of the other
+        root shares (worker processes, engine/ai/parallel.py); see `RootBounds`.
+        """
         run = _Run(self.settings, working_copy(position, history), limits,
-                   should_stop or never_stop)
+                   should_stop or never_stop, root_bounds)
         return run.go(on_progress, rng or random.Random(0), on_iteration)
 
 
 class _Run(TableReporting):
+    stop_error = _SearchStoppedError
+
     def __init__(
         self, settings: AlphaBetaSettings, position: Position, limits: SearchLimits,
-        should_stop: StopCheck,
+        should_stop: StopCheck, root_bounds: RootBounds | None = None,
     ) -> None:
         self.settings = settings
+        self.root_bounds = root_bounds
+        self.share = settings.root_share
         self.position = position
         self.policy: GamePolicy = policy_for(position.game)
         self.limits = limits
@@ -186,49 +421,24 @@ class _Run(TableReporting):
         # A seeded shuffle of equal-looking moves would go here; the order is kept stable
         # instead, so that the same position always gets the same answer (and so that
         # every worker process cuts the same list into its root share).
-        moves = root_share(moves, *self.settings.root_share)
-        best_move: Move = moves[0]
-        best_score = 0
-        scores: dict[Move, int] = {}
-        depth_done = 0
-        proven = False
+        self.root_order = list(moves)
         max_depth = min(self.settings.max_depth, self.limits.depth or self.settings.max_depth)
-        for depth in range(1, max_depth + 1):
-            try:
-                score, move, depth_scores = self._root(moves, depth)
-            except _SearchStoppedError:
-                break
-            best_move, best_score, scores, depth_done = move, score, depth_scores, depth
-            moves = [best_move] + [m for m in moves if m != best_move]
-            if on_iteration is not None:
-                on_iteration(self._iteration(best_move, best_score, scores, depth))
-            if on_progress is not None:
-                on_progress(self._result(best_move, best_score, scores, depth_done).info())
-            if abs(best_score) >= MATE_ZONE:
-                proven = True
-                break
-        result = self._result(best_move, best_score, scores, depth_done, proven)
-        if on_progress is not None:
-            on_progress(result.info())
-        return result
+        return self._deepen(
+            root_share(moves, *self.settings.root_share), max_depth, on_progress, on_iteration,
+            lambda moves, best, scores: [best] + [m for m in moves if m != best]
+            if best in moves else moves,
+        )
 
-    def _root(self, moves: list[Move], depth: int) -> tuple[int, Move, dict[Move, int]]:
+    def _root(self, moves: list[Move], depth: int) -> RootScores:
+        return self._search_root(moves, depth, self._root_move, self.settings.root_margin)
+
+    def _root_move(self, move: Move, depth: int, alpha: int, beta: int) -> int:
         position = self.position
-        alpha, beta = -MATE - 1, MATE + 1
-        best_move = moves[0]
-        scores: dict[Move, int] = {}
-        margin = self.settings.root_margin
-        for move in moves:
-            floor = max(-MATE - 1, alpha - margin) if margin and alpha < MATE_ZONE else alpha
-            position.push(move)
-            try:
-                score = -self._negamax(depth - 1, -beta, -floor, 1)
-            finally:
-                position.pop()
-            scores[move] = score
-            if score > alpha:
-                alpha, best_move = score, move
-        return alpha, best_move, scores
+        position.push(move)
+        try:
+            return -self._negamax(depth - 1, -beta, -alpha, 1)
+        finally:
+            position.pop()
 
     def _check(self) -> None:
         self.nodes += 1

@@ -24,8 +24,9 @@ from dataclasses import dataclass
 
 from engine.ai.alphabeta import (  # one scale, table and root split for both searchers
     MATE,
-    MATE_ZONE,
     IterationCallback,
+    RootBounds,
+    RootScores,
     TableReporting,
     from_table,
     root_share,
@@ -161,11 +162,16 @@ class AyuSearcher:
         on_progress: ProgressCallback | None = None,
         rng: random.Random | None = None,
         on_iteration: IterationCallback | None = None,
+        root_bounds: RootBounds | None = None,
     ) -> SearchResult:
-        """The common search call; `on_iteration` also hears of every finished depth."""
+        """The common search call; `on_iteration` also hears of every finished depth.
+
+        `root_bounds` shares the best root score per depth with searches of the other
+        root shares (worker processes, engine/ai/parallel.py; `alphabeta.RootBounds`).
+        """
         work = working_copy(position, history)
         assert isinstance(work, AyuPosition)
-        run = _Run(self.settings, work, limits, should_stop or never_stop)
+        run = _Run(self.settings, work, limits, should_stop or never_stop, root_bounds)
         return run.go(on_progress, on_iteration)
 
 
@@ -196,12 +202,15 @@ def _evaluate(position: AyuPosition, s: AyuSearchSettings, ply: int) -> int:
 
 class _Run(TableReporting):
     position: AyuPosition
+    stop_error = _StoppedError
 
     def __init__(
         self, settings: AyuSearchSettings, position: AyuPosition, limits: SearchLimits,
-        should_stop: StopCheck,
+        should_stop: StopCheck, root_bounds: RootBounds | None = None,
     ) -> None:
         self.s = settings
+        self.root_bounds = root_bounds
+        self.share = settings.root_share
         self.position = position
         self.limits = limits
         self.should_stop = should_stop
@@ -226,44 +235,21 @@ class _Run(TableReporting):
             return SearchResult(None, 0.5, (), (), 0, 0.0)
         # With empty killer and history tables the order depends on the position alone,
         # so every worker process cuts the same list into its root share.
-        moves = root_share(self._ordered(position.legal_moves(), 0, None), *self.s.root_share)
-        best_move: Move = moves[0]
-        best_score = 0
-        scores: dict[Move, int] = {}
-        depth_done = 0
-        proven = False
+        self.root_order = self._ordered(position.legal_moves(), 0, None)
         max_depth = min(self.s.max_depth, self.limits.depth or self.s.max_depth)
-        for depth in range(1, max_depth + 1):
-            try:
-                score, move, depth_scores = self._root(moves, depth)
-            except _StoppedError:
-                break
-            best_move, best_score, scores, depth_done = move, score, depth_scores, depth
-            moves = sorted(moves, key=lambda m: depth_scores.get(m, -MATE - 2), reverse=True)
-            if on_iteration is not None:
-                on_iteration(self._iteration(best_move, best_score, scores, depth))
-            if on_progress is not None:
-                on_progress(self._result(best_move, best_score, scores, depth_done).info())
-            if abs(best_score) >= MATE_ZONE:
-                proven = True
-                break
-        result = self._result(best_move, best_score, scores, depth_done, proven)
-        if on_progress is not None:
-            on_progress(result.info())
-        return result
+        return self._deepen(
+            root_share(self.root_order, *self.s.root_share), max_depth, on_progress,
+            on_iteration,
+            lambda moves, best, scores: sorted(
+                moves, key=lambda m: scores.get(m, -MATE - 2), reverse=True
+            ),
+        )
 
-    def _root(self, moves: list[Move], depth: int) -> tuple[int, Move, dict[Move, int]]:
-        alpha, beta = -MATE - 1, MATE + 1
-        best_move = moves[0]
-        scores: dict[Move, int] = {}
-        margin = self.s.root_margin
-        for move in moves:
-            floor = max(-MATE - 1, alpha - margin) if margin and alpha < MATE_ZONE else alpha
-            score = -self._child(move, depth - 1, -beta, -floor, 1)
-            scores[move] = score
-            if score > alpha:
-                alpha, best_move = score, move
-        return alpha, best_move, scores
+    def _root(self, moves: list[Move], depth: int) -> RootScores:
+        return self._search_root(moves, depth, self._root_move, self.s.root_margin)
+
+    def _root_move(self, move: Move, depth: int, alpha: int, beta: int) -> int:
+        return -self._child(move, depth - 1, -beta, -alpha, 1)
 
     def _check(self) -> None:
         self.nodes += 1
