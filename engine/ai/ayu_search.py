@@ -1,6 +1,6 @@
 """Alpha-beta for Ayu alone: the generic search, made cheaper and better informed.
 
-What differs from `engine.ai.alphabeta` (measurements in engine/ai/levels.py):
+What differs from `engine.ai.alphabeta` (measurements in engine/ai/STRENGTH.md):
 
 * Leaves are never expanded: whether the side to move has a move (if not, it has won,
   AYU-8) falls out of the race estimate, which is computed anyway, so the full move
@@ -22,16 +22,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from engine.ai.alphabeta import (  # one scale, table and root split for both searchers
-    MATE,
-    IterationCallback,
-    RootBounds,
-    RootScores,
-    TableReporting,
-    from_table,
-    root_share,
-    to_table,
-)
+from engine.ai.alphabeta import TableReporting  # deepening and root for both searchers
 from engine.ai.common import (
     Clock,
     ProgressCallback,
@@ -41,10 +32,17 @@ from engine.ai.common import (
     never_stop,
     working_copy,
 )
+from engine.ai.root_share import IterationCallback, RootBounds, RootScores, root_share
+from engine.ai.search_scores import (  # one scale and table for both searchers
+    EXACT,
+    LOWER,
+    MATE,
+    UPPER,
+    from_table,
+    to_table,
+)
 from engine.core import Move, Position
 from engine.games.ayu import AyuMove, AyuPosition
-
-EXACT, LOWER, UPPER = 0, 1, 2
 
 # Evaluation: logit per move of race lead, the mover's tempo (the mover wins a tie, as it
 # joins first), and a small bonus per unit fewer.
@@ -138,7 +136,7 @@ class AyuSearchSettings:
     # values; 0 for full strength.
     root_margin: int = 0
     # Share `index` of `count` of the root moves, when worker processes split them
-    # (engine/ai/parallel.py, `alphabeta.root_share`); (0, 1) is all of them.
+    # (engine/ai/root_split.py, `root_share.root_share`); (0, 1) is all of them.
     root_share: tuple[int, int] = (0, 1)
 
 
@@ -167,7 +165,7 @@ class AyuSearcher:
         """The common search call; `on_iteration` also hears of every finished depth.
 
         `root_bounds` shares the best root score per depth with searches of the other
-        root shares (worker processes, engine/ai/parallel.py; `alphabeta.RootBounds`).
+        root shares (worker processes, engine/ai/root_split.py; `root_share.RootBounds`).
         """
         work = working_copy(position, history)
         assert isinstance(work, AyuPosition)

@@ -14,26 +14,21 @@ from typing import Any
 
 import pytest
 
-from engine.ai.alphabeta import (
-    MATE,
-    NO_BOUND,
-    AlphaBetaSearcher,
-    AlphaBetaSettings,
-    Iteration,
-    root_share,
-)
+from engine.ai.alphabeta import AlphaBetaSearcher, AlphaBetaSettings
 from engine.ai.ayu_search import AyuSearcher, AyuSearchSettings
 from engine.ai.common import SearchLimits
-from engine.ai.parallel import (
+from engine.ai.parallel import ParallelSearcher
+from engine.ai.root_share import Iteration, root_share
+from engine.ai.root_split import (
     MAX_ROOT_MOVES,
     ROOT_SLOTS,
-    ParallelSearcher,
     SharedRootBounds,
     ShareIteration,
     merge_root_shares,
     root_shares_settled,
     shared_root_arrays,
 )
+from engine.ai.search_scores import MATE, NO_BOUND
 from engine.core import EngineError
 from engine.registry import parse_position
 from tests.engine.ai_helpers import random_position, solve
