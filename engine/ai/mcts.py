@@ -241,7 +241,7 @@ class _Run:
             score = self._rave_score(stats.get(amaf_key(untried[index])), 0, 0.0, log_n)
             if score > best_score:
                 best_index, best_score = index, score
-        if node.children and self._best_rave_child(node, log_n)[1] >= best_score:
+        if node.children and self._best_child(node, log_n)[1] >= best_score:
             return None
         return untried.pop(best_index)
 
@@ -259,49 +259,32 @@ class _Run:
         return value + settings.rave_exploration * math.sqrt(log_n / (visits + 1))
 
     def _select(self, node: Node) -> Node:
-        if self.settings.rave:
-            return self._select_rave(node)
-        log_n = math.log(node.visits + 1)
-        c = self.settings.exploration
-        best: Node | None = None
-        best_score = -math.inf
-        for child in node.children:
-            proof = child.proof
-            if proof is not None:
-                if proof == LOSS:
-                    continue  # never walk into a proven loss while other moves remain
-                if proof == WIN:
-                    return child
-                score = 0.5 + c * math.sqrt(log_n / (child.visits + 1))
-            else:
-                visits = child.visits
-                score = child.wins / visits + c * math.sqrt(log_n / visits)
-            if score > best_score:
-                best_score = score
-                best = child
+        best, _score = self._best_child(node, math.log(node.visits + 1))
         # Every child proven lost (the parent's proof arrives with the next back-up).
         return best if best is not None else node.children[0]
 
-    def _select_rave(self, node: Node) -> Node:
-        best, _score = self._best_rave_child(node, math.log(node.visits + 1))
-        return best if best is not None else node.children[0]
-
-    def _best_rave_child(self, node: Node, log_n: float) -> tuple[Node | None, float]:
+    def _best_child(self, node: Node, log_n: float) -> tuple[Node | None, float]:
+        """The child to walk into and its score: UCB1, or with RAVE the blended value."""
+        rave = self.settings.rave
+        c = self.settings.exploration
         stats = node.amaf or {}
         amaf_key = self.policy.amaf_key
         best: Node | None = None
         best_score = -math.inf
         for child in node.children:
             proof = child.proof
+            visits = child.visits
             if proof is not None:
                 if proof == LOSS:
-                    continue
+                    continue  # never walk into a proven loss while other moves remain
                 if proof == WIN:
                     return child, math.inf
-                score = 0.5
-            else:
+                score = 0.5 if rave else 0.5 + c * math.sqrt(log_n / (visits + 1))
+            elif rave:
                 key = amaf_key(child.move)  # type: ignore[arg-type]
-                score = self._rave_score(stats.get(key), child.visits, child.wins, log_n)
+                score = self._rave_score(stats.get(key), visits, child.wins, log_n)
+            else:
+                score = child.wins / visits + c * math.sqrt(log_n / visits)
             if score > best_score:
                 best_score = score
                 best = child

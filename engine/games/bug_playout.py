@@ -19,6 +19,11 @@ if TYPE_CHECKING:
     from engine.games.bug import BugPosition
 
 
+def growth_cells(geo: BugGeometry, own: int, enemy: int) -> int:
+    """BUG-10: the cells where the owner of `own` may grow, eating left aside."""
+    return _growth_cells(geo, geo.bugs(own), geo.bugs(enemy), own | enemy)
+
+
 def _growth_cells(geo: BugGeometry, bugs: list[int], other_bugs: list[int], taken: int) -> int:
     spread = geo.spread
     empty = geo.board_mask & ~taken
@@ -174,8 +179,25 @@ def random_turn(
             break
         cells &= ~(1 << turn[0])
         if not cells:
-            break  # every growth hands the opponent the win
+            # One draw per growth cell missed: try every turn (rare, near the end only).
+            return _sparing_turn(position, rng) or geo.move(tuple(turn))
     return geo.move(tuple(turn))
+
+
+def _sparing_turn(position: BugPosition, rng: random.Random) -> BugMove | None:
+    """A random turn after which the opponent can still grow, if there is one."""
+    moves = position.legal_moves()
+    rng.shuffle(moves)
+    geo = position.geo
+    colour = position.turn
+    for move in moves:
+        position.push(move)
+        stones = position.stones
+        spared = growth_cells(geo, stones[colour ^ 1], stones[colour]) != 0
+        position.pop()
+        if spared:
+            return move  # type: ignore[return-value]
+    return None
 
 
 def _draw_turn(board: _Board, cells: int, rng: random.Random, prefer_eating: bool) -> list[int]:

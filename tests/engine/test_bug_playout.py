@@ -92,3 +92,15 @@ def test_a_stuck_mover_gets_no_turn() -> None:
     assert not position.legal_moves()
     outcome = position.outcome()
     assert outcome is not None and outcome.winner == position.turn_name
+
+
+def test_sparing_looks_past_a_growth_whose_first_eating_order_loses() -> None:
+    # White cannot grow here; only some eating turns give it cells back, and after e2 the
+    # bonus cell decides (e2,e1 hands White the win, e2,e3 does not).
+    position = parse_position("bug 3 2w/1w2/bwww1/1bbw/bwb b")
+    assert isinstance(position, BugPosition)
+    sparing = {m for m in position.legal_moves() if not hands_the_win(position, m)}
+    assert sparing and len(sparing) < len(position.legal_moves())
+    rng = random.Random(4)
+    for _ in range(40):
+        assert random_turn(position, rng, 0.9, spare_the_win=True) in sparing

@@ -23,6 +23,7 @@ from collections.abc import Sequence
 from engine.ai.policies import GamePolicy
 from engine.core import Game, Move, Position
 from engine.games.bug import BugMove, BugPosition
+from engine.games.bug_playout import growth_cells as count_growth_cells
 from engine.games.bug_playout import random_turn
 
 EAT_PREFERENCE = 0.9
@@ -31,26 +32,8 @@ MOBILITY_SCALE = -0.25  # negative: see the module notes
 
 def growth_cells(position: BugPosition, colour: int) -> int:
     """How many cells `colour` could grow on now (BUG-10), eating ignored."""
-    geo = position.geo
-    spread = geo.spread
-    own = position.stones[colour]
-    empty = geo.board_mask & ~(own | position.stones[colour ^ 1])
-    own_bugs = geo.bugs(own)
-    largest = max(
-        map(int.bit_count, own_bugs + geo.bugs(position.stones[colour ^ 1])), default=0
-    )
-    once = twice = 0
-    halos = []
-    for bug in own_bugs:
-        halo = spread(bug)
-        halos.append(halo)
-        twice |= once & halo
-        once |= halo
-    cells = empty & ~once
-    for bug, halo in zip(own_bugs, halos, strict=True):
-        if bug.bit_count() < largest:
-            cells |= halo & empty & ~twice
-    return cells.bit_count()
+    stones = position.stones
+    return count_growth_cells(position.geo, stones[colour], stones[colour ^ 1]).bit_count()
 
 
 def leaves_edible(position: BugPosition, move: BugMove) -> bool:
