@@ -218,6 +218,8 @@ class WorkerPool:
             except (OSError, ValueError):
                 break
         for process in self._processes:
+            if process.pid is None:
+                continue  # never started (its start failed): nothing to join
             process.join(timeout=0.5)
             if process.is_alive():
                 process.kill()

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import multiprocessing
 import random
 import threading
 import time
 
 from engine import new_game
 from engine.ai import SearchInfo, SearchLimits
-from engine.ai.parallel import ParallelSearcher, shared_pool
+from engine.ai.parallel import ParallelSearcher, WorkerPool, shared_pool
 
 AYU7_START = "ayu 7 1b1b1b1/w1w1w1w/1b1b1b1/w1w1w1w/1b1b1b1/w1w1w1w/1b1b1b1 b"
 
@@ -102,3 +103,12 @@ def test_a_root_split_search_stops_promptly_and_reports_progress() -> None:
     legal = {m.to_text() for m in position.legal_moves()}
     assert reports and all(r.best_move in legal and r.depth >= 1 for r in reports)
     assert reports[-1] == result.info()
+
+
+def test_shutdown_skips_a_worker_that_never_started() -> None:
+    # A start can fail (e.g. a script without a __main__ guard under 'spawn'); the exit
+    # handler must still shut the pool down quietly.
+    pool = WorkerPool(1)
+    pool._processes = [multiprocessing.get_context("spawn").Process(target=print)]
+    pool.shutdown()
+    assert pool._processes == []
