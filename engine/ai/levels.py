@@ -1,7 +1,8 @@
 """Named levels per game: Beginner, Casual, Intermediate, Strong, Master, plus a custom time.
 
 `level_limits(game_name, level)` returns `(searcher, limits, settings)`. The budgets are
-what one core does in the given time; Master uses two worker processes (root parallelism).
+what one core does in the given time; Master uses two worker processes where that measured
+at least as strong as one (Bug: root parallel MCTS; Ayu: the alpha-beta root split).
 The easy levels search a little, then choose softly among the top candidates
 (`SoftenedSearcher`), so their mistakes look human rather than random.
 
