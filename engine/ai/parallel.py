@@ -52,6 +52,7 @@ from engine.ai.root_split import (
 from engine.core import EngineError, Move, Position
 
 POLL_SECONDS = 0.002
+PARENT_CHECK_SECONDS = 1.0  # how often an idle worker checks that its parent still lives
 FINAL_REPORT_GRACE = 0.012  # how long a stopped search waits for the workers' last words
 
 
@@ -104,8 +105,15 @@ def _worker_loop(
     from engine.ai.mcts import MctsSearcher
     from engine.registry import parse_position
 
+    parent = multiprocessing.parent_process()
     while True:
-        task = tasks.get()
+        try:
+            task = tasks.get(timeout=PARENT_CHECK_SECONDS)
+        except queue_module.Empty:
+            # A parent killed without shutting the pool down leaves no one to say None.
+            if parent is not None and not parent.is_alive():
+                return
+            continue
         if task is None:
             return
         try:

@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import multiprocessing
 import random
+import subprocess
+import sys
 import threading
 import time
+from pathlib import Path
 
 from engine import new_game
 from engine.ai import SearchInfo, SearchLimits
@@ -112,3 +115,37 @@ def test_shutdown_skips_a_worker_that_never_started() -> None:
     pool._processes = [multiprocessing.get_context("spawn").Process(target=print)]
     pool.shutdown()
     assert pool._processes == []
+
+
+def test_workers_leave_when_their_parent_is_killed(tmp_path: Path) -> None:
+    script = tmp_path / "parent.py"
+    script.write_text(
+        "import sys, time\n"
+        "from engine.ai.parallel import shared_pool\n"
+        "if __name__ == '__main__':\n"
+        "    pool = shared_pool(2)\n"
+        "    pool.start()\n"
+        "    print(' '.join(str(p.pid) for p in pool._processes), flush=True)\n"
+        "    time.sleep(60)\n"
+    )
+    parent = subprocess.Popen(
+        [sys.executable, str(script)], stdout=subprocess.PIPE, text=True,
+        cwd=Path(__file__).resolve().parents[2],
+    )
+    assert parent.stdout is not None
+    pids = [int(pid) for pid in parent.stdout.readline().split()]
+    assert len(pids) == 2
+    parent.kill()  # no atexit, no shutdown: the workers are on their own
+    parent.wait()
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline and any(_running(pid) for pid in pids):
+        time.sleep(0.1)
+    assert not any(_running(pid) for pid in pids)
+
+
+def _running(pid: int) -> bool:
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return False
+    return "State:\tZ" not in status
