@@ -2,7 +2,8 @@
 
 `level_limits(game_name, level)` returns `(searcher, limits, settings)`. The budgets are
 what one core does in the given time; Master uses two worker processes where that measured
-at least as strong as one (Bug: root parallel MCTS; Ayu: the alpha-beta root split).
+at least as strong as one (Bug: root parallel MCTS); Ayu and Ahayuta use one (see the
+alpha-beta root split in root_split.py).
 The easy levels search a little, then choose softly among the top candidates
 (`SoftenedSearcher`), so their mistakes look human rather than random.
 
@@ -74,9 +75,11 @@ _LADDER_OVERRIDES: dict[tuple[str, str], tuple[float | None, int | None, float, 
     # 5 of 100 to random play, on 400 nodes with 0.05 it won 99 of 100.
     ("ahayuta", "beginner"): (None, 400, 0.05, 1),
     ("ahayuta", "casual"): (None, 2000, 0.02, 1),
-    # Two root-split workers lost 5-12 to one at 0.5 s a move (STRENGTH.md): Ahayuta's
-    # Master thinks on one core until the split pays there.
+    # Two root-split workers lost 5-12 to one at 0.5 s a move (STRENGTH.md), and the split
+    # with shared root bounds is switched off (root_split.SHARE_ROOT_BOUNDS): the
+    # alpha-beta games' Master thinks on one core until the split pays.
     ("ahayuta", "master"): (5.0, None, 0.0, 1),
+    ("ayu", "master"): (5.0, None, 0.0, 1),
 }
 
 

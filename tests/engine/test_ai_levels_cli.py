@@ -31,8 +31,8 @@ def test_every_game_has_five_levels_and_a_custom_time(name: str, size: int) -> N
         assert hasattr(searcher, "search")
     master = level_limits(name, "Master")[2]
     assert master.seconds == 5.0
-    # Two cores where the second measured worth it (Ahayuta's root split did not yet).
-    assert master.workers == (1 if name == "ahayuta" else 2)
+    # Two cores where the second measured worth it (the alpha-beta root split not yet).
+    assert master.workers == (2 if name == "bug" else 1)
     _, limits, _ = custom_limits(name, 1.5)
     assert limits.time == 1.5
 
