@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
+from engine.ai.common import Searcher, SearchLimits
 from engine.core import Position
 from engine.registry import game_names, new_game
 
@@ -72,3 +75,17 @@ def _better(a: tuple[int, int], b: tuple[int, int]) -> bool:
     if a[0] == -1:
         return a[1] > b[1]
     return a[1] < b[1]
+
+
+def assert_root_values_exact(
+    wide: Searcher, plain: Searcher, position: Position, tolerance: float | None = None
+) -> None:
+    """Every candidate of a depth-2 search with a wide root margin (`wide`) has the value
+    a depth-1 search of its reply position gives (`plain`): exact, not a bound."""
+    result = wide.search(position, [], SearchLimits(depth=2))
+    assert len(result.candidates) >= 2
+    for candidate in result.candidates:
+        child = position.copy()
+        child.push(candidate.move)
+        reply = plain.search(child, [], SearchLimits(depth=1))
+        assert candidate.value == pytest.approx(1.0 - reply.value, abs=tolerance)

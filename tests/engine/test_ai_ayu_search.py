@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import random
 
-import pytest
-
 from engine.ai.ayu_search import AyuSearcher, AyuSearchSettings, race, units_of
 from engine.ai.common import SearchLimits
 from engine.games.ayu import AyuPosition
 from engine.registry import new_game, parse_position
+from tests.engine.ai_helpers import assert_root_values_exact
 
 E_A7 = "ayu 5 2w2/5/bb1bb/1b1b1/2w2 b"
 
@@ -60,10 +59,4 @@ def test_root_margin_gives_exact_values_to_the_root_moves() -> None:
         position.push(moves[rng.randrange(len(moves))])
     position = game.parse(position.to_text())
     wide = AyuSearcher(AyuSearchSettings(root_margin=10**7))
-    result = wide.search(position, [], SearchLimits(depth=2))
-    assert len(result.candidates) >= 2
-    for candidate in result.candidates:
-        child = position.copy()
-        child.push(candidate.move)
-        reply = AyuSearcher().search(child, [], SearchLimits(depth=1))
-        assert candidate.value == pytest.approx(1.0 - reply.value)
+    assert_root_values_exact(wide, AyuSearcher(), position)

@@ -15,6 +15,7 @@ from engine.ai.policies.ahayuta import (
 )
 from engine.games.ahayuta import AhayutaPosition
 from engine.registry import game_names, new_game, parse_position
+from tests.engine.ai_helpers import assert_root_values_exact
 
 pytestmark = pytest.mark.skipif("ahayuta" not in game_names(), reason="no Ahayuta")
 
@@ -58,7 +59,6 @@ def test_the_evaluation_sees_a_winning_step_and_an_ahayuta_capture() -> None:
 
 def test_alphabeta_root_margin_gives_exact_values_to_the_root_moves() -> None:
     from engine.ai.alphabeta import AlphaBetaSearcher, AlphaBetaSettings
-    from engine.ai.common import SearchLimits
 
     game = new_game("ahayuta")
     position = game.start()
@@ -68,10 +68,4 @@ def test_alphabeta_root_margin_gives_exact_values_to_the_root_moves() -> None:
         position.push(moves[rng.randrange(len(moves))])
     position = game.parse(position.to_text())
     wide = AlphaBetaSearcher(AlphaBetaSettings(root_margin=10**7))
-    result = wide.search(position, [], SearchLimits(depth=2))
-    assert len(result.candidates) >= 2
-    for candidate in result.candidates:
-        child = position.copy()
-        child.push(candidate.move)
-        reply = AlphaBetaSearcher().search(child, [], SearchLimits(depth=1))
-        assert candidate.value == pytest.approx(1.0 - reply.value, abs=1e-3)
+    assert_root_values_exact(wide, AlphaBetaSearcher(), position, 1e-3)
