@@ -118,6 +118,11 @@ class TableReporting:
                     score, move, depth_scores, exact = self._root(moves, depth)
                 except self.stop_error:
                     break
+                if score <= -MATE_ZONE and not depth_scores.keys() >= set(moves):
+                    # Every move this share searched loses, but another share searched some
+                    # of its moves: nothing is proven, so the depth counts as unfinished.
+                    moves = reorder(moves, move, depth_scores)
+                    continue
                 best_move, best_score, scores, depth_done = move, score, depth_scores, depth
                 moves = reorder(moves, best_move, depth_scores)
                 if on_iteration is not None:

@@ -149,9 +149,10 @@ class SharedRootSearch:
         * Having finished its own moves, a share takes over the untaken moves of shares
           that work on this depth too, the last of the common order first.
 
-        The answer is the best exact score among the moves this share searched; if it
-        has none (every move failed low against a published score), it is the largest
-        upper bound, flagged not exact. Root margins do not apply here.
+        The answer is the best exact score among the moves this share searched if no
+        other move's upper bound (from failing low against a published score) is above
+        it; otherwise it is the largest upper bound, flagged not exact. Root margins do
+        not apply here.
         """
         bounds = self.bounds
         order, index = self.order, self.index
@@ -210,7 +211,10 @@ class SharedRootSearch:
             for move in pending:
                 if scores[move] > max(alpha, bounds.best(depth)[0]):
                     search(move, False)
-        if exact:
+        # A move that failed low against another share's score is bounded by that score
+        # only, which may lie above this share's best exact score: then the share's
+        # answer is the bound (an exact loss here proved nothing about the other moves).
+        bound_move, bound = max(scores.items(), key=lambda item: item[1])
+        if exact and alpha >= bound:
             return alpha, best_move, scores, True
-        best_move, bound = max(scores.items(), key=lambda item: item[1])
-        return bound, best_move, scores, False
+        return bound, bound_move, scores, False

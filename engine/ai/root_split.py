@@ -179,10 +179,11 @@ class SharedRootBounds:
 
 
 
-# Off since 2026-11-30: with shared bounds, two workers now and then answered "proven loss
-# in 1" in a position won in 2 (about 1 run in 6 of test_two_workers_find_a_forced_win_at_
-# a_fixed_depth, Ayu 9). Until that is found, workers split the root without sharing.
-SHARE_ROOT_BOUNDS = False
+# Whether workers share root bounds (False: they only split the root). Off for a while
+# because two workers now and then answered "proven loss in 1" in a won position: a share
+# whose first move lost outright reported that loss as exact although its other moves had
+# only failed low against another share's higher score (fixed in `SharedRootSearch`).
+SHARE_ROOT_BOUNDS = True
 
 
 def share_search_options(

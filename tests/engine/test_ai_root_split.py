@@ -18,7 +18,7 @@ from engine.ai.alphabeta import AlphaBetaSearcher, AlphaBetaSettings
 from engine.ai.ayu_search import AyuSearcher, AyuSearchSettings
 from engine.ai.common import SearchLimits
 from engine.ai.parallel import ParallelSearcher
-from engine.ai.root_share import Iteration, root_share
+from engine.ai.root_share import Iteration, SharedRootSearch, root_share
 from engine.ai.root_split import (
     MAX_ROOT_MOVES,
     ROOT_SLOTS,
@@ -364,3 +364,48 @@ def test_a_share_waiting_for_the_score_stops_promptly(text: str) -> None:
     timer.join()
     assert bounds.waited and result.depth == 1
     assert latency < 0.5  # loose: the 20 ms goal is measured, not timed here
+
+
+class _ScriptedBounds(_StalledBounds):
+    """Another share publishes `score` at depth 1 once this share has searched a move."""
+
+    def __init__(self, score: int) -> None:
+        super().__init__(lead=-1)
+        self.published: tuple[int, int] = (NO_BOUND, -1)
+        self.score = score
+
+    def best(self, depth: int) -> tuple[int, int]:
+        return self.published if depth == 1 else (NO_BOUND, -1)
+
+    def offer(self, depth: int, score: int, index: int) -> None:
+        if score > self.published[0]:
+            self.published = (score, index)
+
+
+def test_a_share_losing_only_its_first_move_is_no_proven_loss() -> None:
+    # The regression behind "proven loss in 1" in a won Ayu position: this share's first
+    # move loses at once (an exact score), meanwhile the other share publishes 805, and
+    # this share's other moves fail low against it, at 700 and 650. The answer must be the
+    # bound 700 (not exact), never the exact loss, which says nothing of moves b and c.
+    bounds = _ScriptedBounds(805)
+    values = {"a": -(MATE - 1), "b": 700, "c": 650}
+
+    def score_move(move: Any, depth: int, alpha: int, beta: int) -> int:
+        if move == "a":
+            bounds.offer(1, 805, 3)  # the other share's move, published meanwhile
+        return values[move]
+
+    search = SharedRootSearch(bounds, ["a", "b", "c", "d"], 2, lambda: False, RuntimeError)
+    score, best, scores, exact = search.search(["a", "b", "c"], 1, score_move)  # type: ignore[list-item]
+    assert (score, best, exact) == (700, "b", False)
+    assert scores == values
+
+
+def test_an_exact_score_above_every_bound_stays_exact() -> None:
+    bounds = _ScriptedBounds(805)
+    values = {"a": 900, "b": 700, "c": 650}
+    search = SharedRootSearch(bounds, ["a", "b", "c", "d"], 2, lambda: False, RuntimeError)
+    score, best, _, exact = search.search(
+        ["a", "b", "c"], 1, lambda move, *_: values[move]  # type: ignore[list-item]
+    )
+    assert (score, best, exact) == (900, "a", True)
