@@ -1,0 +1,47 @@
+"""The softened choice of the easy levels, on a scripted search result."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any
+
+from engine.ai.common import Candidate, SearchLimits, SearchResult
+from engine.ai.players import SoftenedSearcher
+from engine.registry import new_game
+
+
+class _Scripted:
+    """A search that always answers with the given candidates, best first."""
+
+    def __init__(self, values: Sequence[tuple[Any, float, float]]) -> None:
+        self.candidates = tuple(Candidate(m, share, value) for m, share, value in values)
+
+    def search(self, position: Any, history: Any, limits: Any, **_: Any) -> SearchResult:
+        best = self.candidates[0]
+        return SearchResult(best.move, best.value, (best.move,), self.candidates, 100, 0.1)
+
+
+def _choices(values: Sequence[tuple[Any, float, float]], temperature: float) -> set[Any]:
+    position = new_game("bug", 3).start()
+    soft = SoftenedSearcher(_Scripted(values), temperature)
+    return {
+        soft.search(position, [], SearchLimits(iterations=1), rng=random.Random(seed)).best_move
+        for seed in range(200)
+    }
+
+
+def test_the_soft_choice_takes_close_moves_but_never_a_proven_loss() -> None:
+    # "c" is proven lost (value 0) although the search spent time on it.
+    values = [("a", 0.4, 0.30), ("b", 0.3, 0.28), ("c", 0.3, 0.0)]
+    assert _choices(values, 0.12) == {"a", "b"}
+
+
+def test_the_soft_choice_still_moves_when_every_move_is_lost() -> None:
+    values = [("a", 0.5, 0.0), ("b", 0.5, 0.0)]
+    assert _choices(values, 0.12) <= {"a", "b"}
+
+
+def test_a_cold_soft_choice_keeps_the_best_move() -> None:
+    values = [("a", 0.5, 0.60), ("b", 0.3, 0.40), ("c", 0.2, 0.35)]
+    assert _choices(values, 0.01) == {"a"}
