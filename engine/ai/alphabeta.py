@@ -200,7 +200,9 @@ class TableReporting:
     def _iteration(
         self, best: Move, score: int, scores: dict[Move, int], depth: int, exact: bool = True
     ) -> Iteration:
-        return Iteration(depth, best, score, self._pv(best), tuple(scores), exact)
+        return Iteration(
+            depth, best, score, self._pv(best), tuple(scores), exact, self.root_order.index(best)
+        )
 
 
 class AlphaBetaSearcher:

@@ -75,9 +75,9 @@ _LADDER_OVERRIDES: dict[tuple[str, str], tuple[float | None, int | None, float, 
     # 5 of 100 to random play, on 400 nodes with 0.05 it won 99 of 100.
     ("ahayuta", "beginner"): (None, 400, 0.05, 1),
     ("ahayuta", "casual"): (None, 2000, 0.02, 1),
-    # Two root-split workers lost 5-12 to one at 0.5 s a move (STRENGTH.md), and the split
-    # with shared root bounds is switched off (root_split.SHARE_ROOT_BOUNDS): the
-    # alpha-beta games' Master thinks on one core until the split pays.
+    # Two root-split workers against one at 0.5 s a move, Ahayuta: 6-6 splitting the root
+    # only, 4-8 with shared root bounds (STRENGTH.md). The alpha-beta games' Master thinks
+    # on one core until the split pays.
     ("ahayuta", "master"): (5.0, None, 0.0, 1),
     ("ayu", "master"): (5.0, None, 0.0, 1),
 }

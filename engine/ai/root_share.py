@@ -59,6 +59,7 @@ class Iteration:
     pv: tuple[Move, ...]
     searched: tuple[Move, ...]
     exact: bool = True
+    rank: int = 0  # `best_move`'s place in the common root order (before `root_share`)
 
 
 IterationCallback = Callable[[Iteration], None]
@@ -172,7 +173,12 @@ class SharedRootSearch:
 
         def search(move: Move, speculate: bool) -> None:
             nonlocal alpha, best_move, exact
-            floor = max(alpha, bounds.best(depth)[0])
+            published, at = bounds.best(depth)
+            floor = max(alpha, published)
+            if floor == published != NO_BOUND and index[move] < at:
+                # Equal scores go to the move earlier in the common order (as in one
+                # search, where the first move keeps a tie), so a tie must score exactly.
+                floor -= 1
             speculative = speculate and guess is not None and guess > floor and (
                 bounds.best(depth)[0] == NO_BOUND
             )

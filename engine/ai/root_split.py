@@ -11,7 +11,10 @@ per depth, the best exact root score found so far, which root moves are taken, a
 depth each is working on (`root_share.SharedRootSearch`):
 
 * before each root move a worker raises its alpha to the best published score at that
-  depth, and publishes a new exact best (read-max-write under the array's lock);
+  depth, and publishes a new exact best (read-max-write under the array's lock); equal
+  scores go to the move earlier in the common order, as one search keeps the first of
+  equal moves (before this rule, the choice among equal moves, such as Ahayuta's drops,
+  depended on timing);
 * the worker that holds the previous depth's best move searches it first with the full
   window; the others search with a guess as alpha (the published score two depths back)
   until a score is published, and at the end of the depth make sure the score is at
@@ -21,21 +24,25 @@ depth each is working on (`root_share.SharedRootSearch`):
   the same depth, the least promising first.
 
 So a share needs no exact score of its own: it reports at every finished depth its best
-exact score, or, if every move failed low against a published score, the largest upper
-bound, marked not exact. The parent answers (`merge_root_shares`):
+exact score, or, if a move failed low against a published score above that, the largest
+upper bound, marked not exact (a share whose first move lost outright must not call its
+whole share lost). The parent answers (`merge_root_shares`):
 
 * a proven win from any worker (a winning move is a win whatever the other moves are),
   the quickest one; only an exact score proves a win;
 * a proven loss only when every worker has proven its whole share lost (all root moves);
   an upper bound that is itself a loss proves that the share's moves are lost;
 * otherwise, among the workers not yet proven lost, the deepest depth that all of them
-  have finished, and there the best exact score. At one depth the best move's share
-  scored it exactly, unless it failed low against an equal score that another share
-  had published, so the best exact score there is the value one process would give
-  after finishing that depth. Taking each worker's deepest depth and preferring the
-  deeper one would ignore better moves that the shallower worker has found, so the
-  iterations beyond the common depth are thrown away, as one process throws away its
-  unfinished last iteration. A share proven lost counts as finished at every depth.
+  have finished, and there the best exact score (on a tie the move earlier in the
+  common order). At one depth the best move's share scored it exactly, unless it
+  failed low against an equal score that another share had published, so the best
+  exact score there is the value one process would give after finishing that depth.
+  Taking each worker's deepest depth and preferring the deeper one would ignore better
+  moves that the shallower worker has found, so the iterations beyond the common depth
+  are thrown away, as one process throws away its unfinished last iteration. A share
+  proven lost counts as finished at every depth; a worker whose searched moves all
+  lose while another worker took some of its share proves nothing, and that depth
+  counts as unfinished.
 
 A worker that has proven a win stops everyone early once every other worker has
 finished the depths where a quicker win would have shown (time-limited searches only:
@@ -64,18 +71,27 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from engine.ai.common import Candidate, SearchInfo, SearchResult, verdict_text
 from engine.ai.root_share import Iteration
 from engine.ai.search_scores import MATE, MATE_ZONE, NO_BOUND, proven_root, score_value
 from engine.core import Position
 
-# One finished depth of a worker's alpha-beta search: depth, best move, its score among
-# the worker's share of the root moves, principal variation (moves as text), and whether
-# the score is exact (False: every move of the share failed low against the shared bound,
-# and the score is an upper bound for all of them; see `root_share.Iteration`).
-ShareIteration = tuple[int, str, int, tuple[str, ...], bool]
+
+class ShareIteration(NamedTuple):
+    """One finished depth of a worker's alpha-beta search (moves as text)."""
+
+    depth: int
+    move: str  # the best move among the worker's share of the root moves
+    score: int
+    pv: tuple[str, ...]
+    # False: the score is only an upper bound for the share's moves, some of which failed
+    # low against another share's published score (see `root_share.Iteration`).
+    exact: bool
+    rank: int  # the move's place in the common root order: equal scores go to the earlier
+
+
 ALPHA_BETA_KINDS = ("alphabeta", "ayu")
 ROOT_SLOTS = 65  # shared root bounds for depths 1-64 (the searchers' default max_depth)
 _SLOT = 3  # per depth: task id, best exact score, its root move's index
@@ -125,7 +141,10 @@ class SharedRootBounds:
         base = _SLOT * depth
         with self.array.get_lock():
             raw = self.array.get_obj()
-            if raw[base] != self.task_id or score > raw[base + 1]:
+            # Equal scores go to the move earlier in the common order, as in one search.
+            if raw[base] != self.task_id or score > raw[base + 1] or (
+                score == raw[base + 1] and index < raw[base + 2]
+            ):
                 raw[base], raw[base + 1], raw[base + 2] = self.task_id, score, index
 
     def _status(self, share: int) -> int:
@@ -197,9 +216,9 @@ def share_search_options(
     """
 
     def note(iteration: Iteration) -> None:
-        done.append((
+        done.append(ShareIteration(
             iteration.depth, iteration.best_move.to_text(), iteration.score,
-            tuple(m.to_text() for m in iteration.pv), iteration.exact,
+            tuple(m.to_text() for m in iteration.pv), iteration.exact, iteration.rank,
         ))
 
     options: dict[str, Any] = {"on_iteration": note}
@@ -228,12 +247,12 @@ def merge_root_shares(shares: Sequence[Sequence[ShareIteration]]) -> MergedRoot 
     first (empty if it has finished none). None if no worker has finished a depth.
     """
     last = [share[-1] for share in shares if share]
-    wins = [it for it in last if it[4] and it[2] >= MATE_ZONE]
+    wins = [it for it in last if it.exact and it.score >= MATE_ZONE]
     if wins:
         # The quickest win; on a tie the shallowest depth, then the first worker's.
-        quickest = max(wins, key=lambda it: (it[2], -it[0]))
+        quickest = max(wins, key=lambda it: (it.score, -it.depth))
         return _merged(quickest, [quickest], 1)
-    alive = [share for share in shares if share and share[-1][2] > -MATE_ZONE]
+    alive = [share for share in shares if share and share[-1].score > -MATE_ZONE]
     if not alive:
         if not last:
             return None
@@ -241,25 +260,25 @@ def merge_root_shares(shares: Sequence[Sequence[ShareIteration]]) -> MergedRoot 
         # proven loss only if every worker has reported, i.e. every root move is lost.
         # (A share lost by an upper bound failed low against another share's exact loss,
         # so the largest score is exact.)
-        slowest = max(last, key=lambda it: (it[2], it[4]))
+        slowest = max(last, key=lambda it: (it.score, it.exact))
         return _merged(slowest, [slowest], -1 if len(last) == len(shares) else None)
-    depth = min(share[-1][0] for share in alive)
-    at_depth = [next(it for it in share if it[0] == depth) for share in alive]
+    depth = min(share[-1].depth for share in alive)
+    at_depth = [next(it for it in share if it.depth == depth) for share in alive]
     # The best exact score is the root's value: the best move's share scored it exactly,
     # unless it failed low against an equal score another share had published. Upper
     # bounds come last (none is exact only if the share that published the best score
     # there has not reported yet, or has since been proven lost).
-    ranked = sorted(at_depth, key=lambda it: (it[4], it[2]), reverse=True)  # stable
+    ranked = sorted(at_depth, key=lambda it: (it.exact, it.score, -it.rank), reverse=True)
     return _merged(ranked[0], ranked, None)
 
 
 def _merged(
     chosen: ShareIteration, ranked: Sequence[ShareIteration], proven: int | None
 ) -> MergedRoot:
-    depth, best, score, pv, _ = chosen
+    depth, best, score, pv = chosen.depth, chosen.move, chosen.score, chosen.pv
     candidates: dict[str, int] = {}
-    for _, move, move_score, _, _ in ranked:
-        candidates.setdefault(move, move_score)
+    for it in ranked:
+        candidates.setdefault(it.move, it.score)
     return MergedRoot(
         depth, best, score, pv, proven,
         MATE - abs(score) if proven is not None else None, tuple(candidates.items()),
@@ -273,13 +292,13 @@ def root_shares_settled(shares: Sequence[Sequence[ShareIteration]]) -> bool:
     finished depth p-1 (or proven its own share) no quicker win can turn up.
     """
     last = [share[-1] for share in shares if share]
-    wins = [it for it in last if it[4] and it[2] >= MATE_ZONE]
+    wins = [it for it in last if it.exact and it.score >= MATE_ZONE]
     if not wins:
         return False
-    plies = min(MATE - it[2] for it in wins)
+    plies = min(MATE - it.score for it in wins)
     return all(
-        (share[-1][0] if share else 0) >= plies - 1
-        or (bool(share) and proven_root(share[-1][2], share[-1][4]))
+        (share[-1].depth if share else 0) >= plies - 1
+        or (bool(share) and proven_root(share[-1].score, share[-1].exact))
         for share in shares
     )
 

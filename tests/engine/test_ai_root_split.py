@@ -164,7 +164,7 @@ def test_a_later_share_finds_the_win_the_first_share_lacks() -> None:
     assert first[-1].score <= -(MATE - 10)  # share 0 is lost...
     assert second[-1].best_move.to_text() == "c5-d2" and second[-1].score == MATE - 2
     shares = [
-        [(i.depth, i.best_move.to_text(), i.score, (), i.exact) for i in s]
+        [ShareIteration(i.depth, i.best_move.to_text(), i.score, (), i.exact, i.rank) for i in s]
         for s in (first, second)
     ]
     merged = merge_root_shares(shares)
@@ -192,8 +192,8 @@ def test_a_proven_loss_when_every_root_move_loses() -> None:
     assert result.best_move in position.legal_moves()
 
 
-def _it(depth: int, move: str, score: int, exact: bool = True) -> ShareIteration:
-    return (depth, move, score, (move,), exact)
+def _it(depth: int, move: str, score: int, exact: bool = True, rank: int = 0) -> ShareIteration:
+    return ShareIteration(depth, move, score, (move,), exact, rank)
 
 
 LOST = -(MATE - 3)
@@ -260,6 +260,33 @@ def test_merge_takes_the_best_exact_score_not_an_upper_bound() -> None:
     assert not root_shares_settled([unsure, [_it(1, "x", 5), _it(2, "x", 7)]])
 
 
+def test_merge_gives_equal_scores_to_the_move_earlier_in_the_root_order() -> None:
+    # As one search would: the first move of the common order keeps a tie.
+    later = [_it(1, "b", 30, rank=1)]
+    earlier = [_it(1, "a", 30, rank=0)]
+    for shares in ([later, earlier], [earlier, later]):
+        merged = merge_root_shares(shares)
+        assert merged is not None and merged.best == "a"
+
+
+def test_shared_bounds_give_a_tie_to_the_earlier_move() -> None:
+    # Share 1 published 30 for move 3; this share's move 0 also scores 30, so it must get
+    # an exact score (its floor is 29) and take the published place.
+    bounds = _ScriptedBounds(30)
+    bounds.offer(1, 30, 3)
+    floors: dict[str, int] = {}
+
+    def score_move(move: Any, depth: int, alpha: int, beta: int) -> int:
+        floors[move] = alpha
+        return 30
+
+    search = SharedRootSearch(bounds, ["a", "b", "c", "d", "e"], 2, lambda: False, RuntimeError)
+    score, best, _, exact = search.search(["a", "e"], 1, score_move)  # type: ignore[list-item]
+    assert floors == {"a": 29, "e": 30}
+    assert (score, best, exact) == (30, "a", True)
+    assert bounds.published == (30, 0)
+
+
 def test_merge_counts_a_losing_upper_bound_as_a_lost_share() -> None:
     # Every move of share 0 failed low against share 1's exact loss in 4: lost in 4 at most.
     bound_lost = [_it(1, "a", -10), _it(2, "a", -(MATE - 2), exact=False)]
@@ -287,6 +314,10 @@ def test_shared_root_bounds_per_task_depth_and_move() -> None:
     assert second.best(3) == (40, 5)
     second.offer(3, 41, 6)
     assert first.best(3) == (41, 6) and first.best(2) == (NO_BOUND, -1)
+    first.offer(3, 41, 8)  # a tie stays with the move earlier in the root order...
+    assert second.best(3) == (41, 6)
+    first.offer(3, 41, 2)  # ...which takes it
+    assert second.best(3) == (41, 2)
     assert first.best(ROOT_SLOTS) == (NO_BOUND, -1)
     later = SharedRootBounds(array, claims, 2, 0)  # the next task starts empty
     assert later.best(3) == (NO_BOUND, -1)
@@ -378,7 +409,7 @@ class _ScriptedBounds(_StalledBounds):
         return self.published if depth == 1 else (NO_BOUND, -1)
 
     def offer(self, depth: int, score: int, index: int) -> None:
-        if score > self.published[0]:
+        if (score, -index) > (self.published[0], -self.published[1]):
             self.published = (score, index)
 
 
