@@ -46,6 +46,7 @@ class Candidate:
     move: Move
     share: float
     value: float
+    proof: int | None = None  # proven result for the mover: +1 win, 0 draw, -1 loss
 
 
 @dataclass(frozen=True)

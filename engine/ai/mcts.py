@@ -353,9 +353,12 @@ class _Run:
         best = _final_choice(root)
         total = sum(child.visits for child in children) or 1
         ranked = sorted(children, key=_rank_key, reverse=True)
+        # The top eight, and every move proven lost: merging root-parallel workers must
+        # know which moves one of them has refuted.
+        shown = ranked[:8] + [child for child in ranked[8:] if child.proof == LOSS]
         candidates = tuple(
-            Candidate(child.move, child.visits / total, _child_value(child))
-            for child in ranked[:8]
+            Candidate(child.move, child.visits / total, _child_value(child), child.proof)
+            for child in shown
             if child.move is not None
         )
         pv: list[Move] = []

@@ -78,7 +78,7 @@ class _WorkerReport:
     best: str | None
     value: float
     pv: tuple[str, ...]
-    candidates: tuple[tuple[str, float, float], ...]
+    candidates: tuple[tuple[str, float, float, int | None], ...]  # move, share, value, proof
     nodes: int
     depth: int
     proven_result: int | None
@@ -162,7 +162,9 @@ def _worker_loop(
                     result.best_move.to_text() if result.best_move else None,
                     result.value,
                     tuple(m.to_text() for m in result.pv),
-                    tuple((c.move.to_text(), c.share, c.value) for c in result.candidates),
+                    tuple(
+                        (c.move.to_text(), c.share, c.value, c.proof) for c in result.candidates
+                    ),
                     result.nodes, result.depth, result.proven_result, result.proven_plies,
                     "", tuple(done),
                 )
@@ -384,7 +386,9 @@ class ParallelSearcher:
     def _merge(
         self, position: Position, reports: list[_WorkerReport], elapsed: float
     ) -> SearchResult:
-        """MCTS: a proof from any worker, else the visits of all workers summed."""
+        """MCTS: a proof from any worker, else the visits of all workers summed over the
+        moves that no worker has proven lost (summed visits would favour a move that one
+        worker searched a lot before refuting it)."""
         parse = position.game.parse_move
         nodes = sum(r.nodes for r in reports)
         proven = [r for r in reports if r.proven_result is not None]
@@ -395,10 +399,15 @@ class ParallelSearcher:
         if not any(r.candidates for r in reports):
             deepest = max(reports, key=lambda r: (r.depth, r.nodes))
             return self._from_report(parse, deepest, nodes, elapsed)
+        lost = {c[0] for r in reports for c in r.candidates if c[3] == -1}
+        if all(c[0] in lost for r in reports for c in r.candidates):
+            lost = set()  # every move shown is lost: rank them as they are
         visits: dict[str, float] = {}
         value_sum: dict[str, float] = {}
         for report in reports:
-            for move, share, value in report.candidates:
+            for move, share, value, _ in report.candidates:
+                if move in lost:
+                    continue
                 weight = share * report.nodes
                 visits[move] = visits.get(move, 0.0) + weight
                 value_sum[move] = value_sum.get(move, 0.0) + value * weight
@@ -424,6 +433,6 @@ class ParallelSearcher:
         pv = tuple(parse(m) for m in report.pv) or ((best,) if best else ())
         return SearchResult(
             best, report.value, pv,
-            tuple(Candidate(parse(m), s, v) for m, s, v in report.candidates),
+            tuple(Candidate(parse(m), s, v, proof) for m, s, v, proof in report.candidates),
             nodes, elapsed, report.depth, report.proven_result, report.proven_plies,
         )

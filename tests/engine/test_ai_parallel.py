@@ -9,10 +9,11 @@ import sys
 import threading
 import time
 from pathlib import Path
+from typing import Any
 
 from engine import new_game
 from engine.ai import SearchInfo, SearchLimits
-from engine.ai.parallel import ParallelSearcher, WorkerPool, shared_pool
+from engine.ai.parallel import ParallelSearcher, WorkerPool, _WorkerReport, shared_pool
 
 AYU7_START = "ayu 7 1b1b1b1/w1w1w1w/1b1b1b1/w1w1w1w/1b1b1b1/w1w1w1w/1b1b1b1 b"
 
@@ -149,3 +150,27 @@ def _running(pid: int) -> bool:
     except OSError:
         return False
     return "State:\tZ" not in status
+
+
+def _report(index: int, candidates: tuple[tuple[str, float, float, int | None], ...]) -> Any:
+    best = candidates[0][0]
+    return _WorkerReport(1, index, True, best, 0.5, (best,), candidates, 1000, 3, None, None)
+
+
+def test_mcts_workers_merge_never_picks_a_move_one_of_them_proved_lost() -> None:
+    position = new_game("bug", 4).start()
+    a, b = (m.to_text() for m in position.legal_moves()[:2])
+    # Worker 1 spent most of its search on `a` before proving it lost; summed visits
+    # would still favour `a` (1300 against 700).
+    reports = [
+        _report(0, ((a, 0.7, 0.5, None), (b, 0.3, 0.5, None))),
+        _report(1, ((b, 0.4, 0.55, None), (a, 0.6, 0.0, -1))),
+    ]
+    result = ParallelSearcher("bug", "mcts", 2)._merge(position, reports, 0.1)
+    assert result.best_move is not None and result.best_move.to_text() == b
+    assert [c.move.to_text() for c in result.candidates] == [b]
+    # When every move shown is lost, the visits decide among them.
+    lost = [_report(0, ((a, 0.7, 0.0, -1), (b, 0.3, 0.0, -1)))]
+    result = ParallelSearcher("bug", "mcts", 2)._merge(position, lost, 0.1)
+    assert result.best_move is not None and result.best_move.to_text() == a
+
