@@ -399,8 +399,8 @@ class ParallelSearcher:
         if not any(r.candidates for r in reports):
             deepest = max(reports, key=lambda r: (r.depth, r.nodes))
             return self._from_report(parse, deepest, nodes, elapsed)
-        lost = {c[0] for r in reports for c in r.candidates if c[3] == -1}
-        if all(c[0] in lost for r in reports for c in r.candidates):
+        lost = {move for r in reports for move, _, _, proof in r.candidates if proof == -1}
+        if all(move in lost for r in reports for move, _, _, _ in r.candidates):
             lost = set()  # every move shown is lost: rank them as they are
         visits: dict[str, float] = {}
         value_sum: dict[str, float] = {}

@@ -91,7 +91,8 @@ class SoftenedSearcher:
 
 def _pool(candidates: Sequence[Candidate], top: int) -> list[Candidate]:
     """The top candidates that the search looked at enough to have an opinion, without
-    the moves it has proven lost (value 0) while any other move is left."""
+    the moves valued 0 (proven lost, or as bad as the search can tell) while any other
+    move is left."""
     most = max((c.share for c in candidates), default=0.0)
     pool = [c for c in candidates[:top] if c.share >= 0.05 * most] or list(candidates[:1])
     return [c for c in pool if c.value > 0.0] or pool
