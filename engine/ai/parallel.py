@@ -11,7 +11,8 @@ the caller stops, the parent waits a few milliseconds for final reports and othe
 answers from the latest progress reports.
 
 MCTS workers search the whole tree with different seeds; their results are merged by
-summing each root move's visits (shares times iterations).
+summing each root move's visits (shares times iterations) over the moves that no worker
+has proven lost.
 
 The alpha-beta searchers ("alphabeta", "ayu") split the root moves instead, share each
 depth's best root score through shared memory and are merged by depth; that scheme and
