@@ -179,8 +179,8 @@ class SharedRootSearch:
                 # Equal scores go to the move earlier in the common order (as in one
                 # search, where the first move keeps a tie), so a tie must score exactly.
                 floor -= 1
-            speculative = speculate and guess is not None and guess > floor and (
-                bounds.best(depth)[0] == NO_BOUND
+            speculative = (
+                speculate and guess is not None and guess > floor and published == NO_BOUND
             )
             if speculative:
                 assert guess is not None
