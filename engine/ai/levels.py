@@ -1,6 +1,6 @@
 """Named levels per game: Beginner, Casual, Intermediate, Strong, Master, plus a custom time.
 
-`level_limits(game_name, level, size=...)` returns `(searcher, limits, settings)`. The budgets are
+`level_limits(game_name, level)` returns `(searcher, limits, settings)`. The budgets are
 what one core does in the given time; Master uses two worker processes where that measured
 at least as strong as one (Bug: root parallel MCTS); Ayu and Ahayuta use one (see the
 alpha-beta root split in root_split.py).
@@ -82,15 +82,6 @@ _LADDER_OVERRIDES: dict[tuple[str, str], tuple[float | None, int | None, float, 
     ("ayu", "master"): (5.0, None, 0.0, 1),
 }
 
-# Per board size, over the game's changes: iteration budgets buy less on a larger board, so
-# a level that counts iterations is set for one size and scaled for the others.
-# Bug side 3 runs about 3x the iterations per second of side 4; on 150 iterations its
-# Beginner lost 6 of 300 games to random play (STRENGTH.md).
-_SIZE_OVERRIDES: dict[tuple[str, int, str], tuple[float | None, int | None, float, int]] = {
-    ("bug", 3, "beginner"): (None, 450, 0.12, 1),
-    ("bug", 3, "casual"): (None, 1500, 0.02, 1),
-}
-
 
 def searcher_for(game_name: str, *, workers: int = 1) -> Searcher:
     """The full-strength searcher for a game (no softening)."""
@@ -116,17 +107,14 @@ def mcts_settings(game_name: str) -> MctsSettings:
 
 
 def level_limits(
-    game_name: str, level: str, *, size: int | None = None, workers: int | None = None
+    game_name: str, level: str, *, workers: int | None = None
 ) -> tuple[Searcher, SearchLimits, LevelSettings]:
-    """The searcher, limits and settings of a named level for a game on a board size.
-
-    Without a size, the level is the one set for the game's usual sizes.
-    """
+    """The searcher, limits and settings of a named level for a game."""
     key = level.lower()
     if key not in _LADDER:
         raise EngineError(f"unknown level {level!r}; the levels are {', '.join(LEVELS)}")
-    seconds, iterations, temperature, default_workers = _SIZE_OVERRIDES.get(
-        (game_name, size or 0, key), _LADDER_OVERRIDES.get((game_name, key), _LADDER[key])
+    seconds, iterations, temperature, default_workers = _LADDER_OVERRIDES.get(
+        (game_name, key), _LADDER[key]
     )
     count = default_workers if workers is None else workers
     settings = LevelSettings(key, seconds, iterations, temperature, count)
