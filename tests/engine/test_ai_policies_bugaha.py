@@ -12,10 +12,11 @@ from engine.ai.policies.ahayuta import (
     AhayutaPolicy,
     can_take_ahayuta,
     race_distance,
+    weighed_score,
 )
 from engine.games.ahayuta import AhayutaPosition
 from engine.registry import game_names, new_game, parse_position
-from tests.engine.ai_helpers import assert_root_values_exact
+from tests.engine.ai_helpers import assert_root_values_exact, random_position
 
 pytestmark = pytest.mark.skipif("ahayuta" not in game_names(), reason="no Ahayuta")
 
@@ -69,3 +70,46 @@ def test_alphabeta_root_margin_gives_exact_values_to_the_root_moves() -> None:
     position = game.parse(position.to_text())
     wide = AlphaBetaSearcher(AlphaBetaSettings(root_margin=10**7))
     assert_root_values_exact(wide, AlphaBetaSearcher(), position, 1e-3)
+
+
+def _mirrored(position: AhayutaPosition) -> AhayutaPosition:
+    """The same position seen from the other side: ranks reversed, colours swapped."""
+    name, size, board, turn, reserves, pending = position.to_text().split(" ")
+    ranks = board.split("/")[::-1]
+    light, dark = reserves.split("/")
+    swapped_pending = {"-": "-", "L": "D", "D": "L", "LD": "LD"}[pending]
+    return _ahayuta(
+        f"{name} {size} {'/'.join(rank.swapcase() for rank in ranks)} "
+        f"{'d' if turn == 'l' else 'l'} {dark}/{light} {swapped_pending}"
+    )
+
+
+def test_the_evaluation_is_the_same_for_both_colours() -> None:
+    policy = AhayutaPolicy()
+    rng = random.Random(8)
+    checked = 0
+    for plies in range(4, 80, 3):
+        position = _ahayuta(random_position("ahayuta", 8, plies, rng).to_text())
+        if position.outcome() is not None:
+            continue
+        mirror = _mirrored(position)
+        assert mirror.turn != position.turn
+        assert policy.evaluate(mirror) == pytest.approx(policy.evaluate(position))
+        checked += 1
+    assert checked > 15
+
+
+def test_the_evaluation_prefers_the_side_ahead_in_the_race() -> None:
+    policy = AhayutaPolicy()
+    # Both Ahayutas on the board: Light's on e5 (three steps to go), Dark's on d7 (six)
+    # or on d3 (two).
+    far = _ahayuta("ahayuta 8 6/3a4/8/4A3/8/8/8/6 l 6/6 -")
+    near = _ahayuta("ahayuta 8 6/8/8/4A3/8/3a4/8/6 l 6/6 -")
+    assert race_distance(far, 1) > race_distance(near, 1)
+    assert policy.evaluate(far) > 0.5 > policy.evaluate(near)
+    # An Ahayuta the opponent can clamp next turn is worth less.
+    # Dark's c5-d4 would clamp Light's Ahayuta on d3 against d2.
+    safe = _ahayuta("ahayuta 8 6/8/8/7w/8/3A4/3w4/6 l 6/4 -")
+    exposed = _ahayuta("ahayuta 8 6/8/8/2w5/8/3A4/3w4/6 l 6/4 -")
+    assert can_take_ahayuta(exposed, 1) and not can_take_ahayuta(safe, 1)
+    assert weighed_score(exposed, 0, 5, NO_PATH) < weighed_score(safe, 0, 5, NO_PATH)

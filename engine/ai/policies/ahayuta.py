@@ -4,14 +4,25 @@ Uses the Ahayuta position's public API (`men`, `aha`, `res`, `pend`, `clamps`, `
 with `goal`, and the move fields `kind`, `source`, `target`, `newborn`). Squares are bits
 `rank * 8 + file`; Light moves up the ranks.
 
-* The evaluation: warriors (board and reserve), an Ahayuta on the board or owed
-  (pending), and the race: how many turns each Ahayuta needs to reach the enemy home row
-  over empty squares (`race_distance`). A side to move that can step onto the goal or
-  clamp the enemy Ahayuta at once (`can_take_ahayuta`) is as good as won. The race term
-  took alpha-beta from 6-4 (old evaluation: material and ranks advanced) to 16-4 against
-  plain UCT at 0.2 s/move (20 games, seed 1); counting a warrior's walk to the enemy home
-  row as part of the race (Path of the Hero) did worse (9-11), so a side without an
-  Ahayuta counts as `NO_PATH`.
+* The evaluation: a weighed sum of terms (`EvalWeights`), read as the log-odds that the
+  side to move wins: warriors on the board and in reserve, an Ahayuta on the board or owed
+  (pending), and above all the race: how many turns each Ahayuta needs to reach the enemy
+  home row over empty squares (`race_distance`), whether each has a path at all, who
+  leads when both have one, an Ahayuta two steps from the goal; warriors that could step
+  onto the enemy home row while their side has no Ahayuta yet (a hero is near), an
+  Ahayuta the opponent could clamp next turn, warriors stuck on the enemy home row. A side
+  to move that can step onto the goal or clamp the enemy Ahayuta at once
+  (`can_take_ahayuta`) is as good as won and is not weighed.
+  The weights were fitted to the results of 246 games between soft alpha-beta players
+  using the previous, hand-set evaluation (the method of `python -m engine tune`,
+  engine/ai/tuning.py). Fitted on four fifths of those games, the terms predict the other
+  fifth with a log loss of 0.632, the hand-set evaluation (best scaled) 0.668. With them
+  the Master searcher beat itself with the hand-set evaluation 30-0 at 0.5 s a move
+  (STRENGTH.md). Material hardly counts in the fit: losing a warrior early brings an
+  Ahayuta (AHA-15), and the race decides most games. (The hand-set evaluation was
+  material plus a capped race lead; the race term had taken alpha-beta from 6-4 to 16-4
+  against plain UCT, and counting a warrior's walk to the enemy home row as part of the
+  race did worse, so a side without an Ahayuta still counts as `NO_PATH`.)
 * Ordering: the Ahayuta's winning step, then captures, then forward Ahayuta steps and
   hero moves (a warrior reaching the enemy row), then the rest.
 * Playouts: always take a winning step, and prefer a capture among a few sampled moves.
@@ -22,36 +33,54 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Sequence
+from typing import NamedTuple
 
 from engine.ai.policies import GamePolicy
 from engine.core import Game, Move, Position
 from engine.games.ahayuta import AhayutaPosition
 from engine.games.ahayuta_geometry import AHAYUTA_STEPS, DEPLOY, PLACE, AhayutaMove
 
-WARRIOR = 0.45
-AHAYUTA = 1.2
-PENDING = 0.9
 SAMPLES = 3
 # The race: steps each Ahayuta needs to reach the enemy home row over empty squares.
 NO_PATH = 12  # no Ahayuta yet, or its way is blocked
-RACE = 0.5  # per step of lead in the race
-RACE_CAP = 4.0  # leads beyond this many steps count the same
 NEXT_STEP_WINS = 0.97  # value when the side to move can step onto the goal now
+
+
+class EvalWeights(NamedTuple):
+    """Weights of the evaluation's terms (logistic: the score is a log-odds of winning).
+
+    Fitted to the results of games between soft alpha-beta players (see the module notes);
+    "mine"/"theirs" are the race distances of the side to move and of the opponent.
+    """
+
+    tempo: float  # the side to move
+    warriors: float  # per warrior on the board, over the opponent's
+    reserve: float  # per warrior in reserve, over the opponent's
+    ahayuta: float  # an Ahayuta on the board
+    pending: float  # an Ahayuta owed (AHA-15)
+    my_path: float  # the side to move's Ahayuta has a path to the goal
+    their_path: float
+    my_close: float  # times (NO_PATH - mine) / NO_PATH
+    their_close: float
+    lead: float  # both have paths: times (theirs - mine) / 4
+    my_two: float  # the side to move's Ahayuta is two steps from the goal
+    their_two: float  # the opponent's is two steps (or fewer) away
+    hero: float  # per empty enemy home-row square a warrior can step to (up to 2), no Ahayuta yet
+    attacked: float  # the opponent could clamp the side to move's Ahayuta next turn
+    stuck: float  # per warrior standing on the enemy home row
+
+
+WEIGHTS = EvalWeights(
+    tempo=0.0, warriors=0.03, reserve=-0.17, ahayuta=0.92, pending=0.21, my_path=0.54,
+    their_path=-0.25, my_close=1.14, their_close=-0.97, lead=4.56, my_two=1.43,
+    their_two=-1.52, hero=0.45, attacked=-0.51, stuck=-0.69,
+)
 
 
 def _progress(side: int, square: int) -> int:
     """Ranks the Ahayuta of `side` has advanced from its own home row (0…7)."""
     rank = square // 8
     return rank if side == 0 else 7 - rank
-
-
-def _side_score(position: AhayutaPosition, side: int) -> float:
-    score = WARRIOR * (position.men[side].bit_count() + position.res[side])
-    if position.aha[side]:
-        score += AHAYUTA
-    elif position.pend[side]:
-        score += PENDING
-    return score
 
 
 _SHIFTS: dict[str, tuple[tuple[tuple[int, int], ...], ...]] = {}
@@ -125,9 +154,83 @@ def race_distance(position: AhayutaPosition, side: int) -> int:
     return NO_PATH
 
 
-def can_take_ahayuta(position: AhayutaPosition) -> bool:
-    """Can the side to move clamp the enemy Ahayuta with one arrival now?"""
-    side = position.turn
+def _hero_squares(position: AhayutaPosition, side: int, empty: int) -> int:
+    """Empty enemy home-row squares a warrior of `side` could step to (0-2), while `side`
+    has no Ahayuta yet: a warrior arriving there becomes one (AHA-14)."""
+    if position.aha[side] or position.pend[side]:
+        return 0
+    targets = _warrior_targets(position.men[side], side) & empty & position.geo.goal[side]
+    return min(2, targets.bit_count())
+
+
+def weighed_score(position: AhayutaPosition, me: int, mine: int, theirs: int) -> float:
+    """The log-odds that `me` (the side to move) wins, given both race distances."""
+    w = WEIGHTS
+    them = me ^ 1
+    geo = position.geo
+    men, aha, res, pend = position.men, position.aha, position.res, position.pend
+    empty = geo.board_mask & ~(men[0] | men[1] | aha[0] | aha[1])
+    score = (
+        w.tempo
+        + w.warriors * (men[me].bit_count() - men[them].bit_count())
+        + w.reserve * (res[me] - res[them])
+        + w.ahayuta * ((1 if aha[me] else 0) - (1 if aha[them] else 0))
+        + w.pending * ((1 if pend[me] else 0) - (1 if pend[them] else 0))
+        + w.hero * (_hero_squares(position, me, empty) - _hero_squares(position, them, empty))
+        + w.stuck * ((men[me] & geo.goal[me]).bit_count()
+                     - (men[them] & geo.goal[them]).bit_count())
+    )
+    if mine < NO_PATH:
+        score += w.my_path + w.my_close * (NO_PATH - mine) / NO_PATH
+        if mine == 2:
+            score += w.my_two
+    if theirs < NO_PATH:
+        score += w.their_path + w.their_close * (NO_PATH - theirs) / NO_PATH
+        if theirs <= 2:
+            score += w.their_two
+        if mine < NO_PATH:
+            score += w.lead * (theirs - mine) / 4.0
+    if aha[me] and can_take_ahayuta(position, them):
+        score += w.attacked
+    return score
+
+
+def evaluation_terms(position: Position) -> tuple[float, ...] | None:
+    """The terms `weighed_score` weighs, in the order of `EvalWeights`, for fitting them
+    (engine/ai/tuning.py); None where the evaluation does not weigh (the next step wins)."""
+    assert isinstance(position, AhayutaPosition)
+    me = position.turn
+    them = me ^ 1
+    mine = race_distance(position, me)
+    if mine == 1 or can_take_ahayuta(position):
+        return None
+    theirs = race_distance(position, them)
+    geo = position.geo
+    men, aha, res, pend = position.men, position.aha, position.res, position.pend
+    empty = geo.board_mask & ~(men[0] | men[1] | aha[0] | aha[1])
+    both = mine < NO_PATH and theirs < NO_PATH
+    return (
+        1.0,
+        men[me].bit_count() - men[them].bit_count(),
+        res[me] - res[them],
+        (1 if aha[me] else 0) - (1 if aha[them] else 0),
+        (1 if pend[me] else 0) - (1 if pend[them] else 0),
+        1.0 if mine < NO_PATH else 0.0,
+        1.0 if theirs < NO_PATH else 0.0,
+        (NO_PATH - mine) / NO_PATH if mine < NO_PATH else 0.0,
+        (NO_PATH - theirs) / NO_PATH if theirs < NO_PATH else 0.0,
+        (theirs - mine) / 4.0 if both else 0.0,
+        1.0 if mine == 2 else 0.0,
+        1.0 if theirs <= 2 else 0.0,
+        _hero_squares(position, me, empty) - _hero_squares(position, them, empty),
+        1.0 if aha[me] and can_take_ahayuta(position, them) else 0.0,
+        (men[me] & geo.goal[me]).bit_count() - (men[them] & geo.goal[them]).bit_count(),
+    )
+
+
+def can_take_ahayuta(position: AhayutaPosition, side: int | None = None) -> bool:
+    """Can `side` (by default the side to move) clamp the enemy Ahayuta with one arrival?"""
+    side = position.turn if side is None else side
     target = position.aha[side ^ 1]
     if not target:
         return False
@@ -182,9 +285,7 @@ class AhayutaPolicy(GamePolicy):
         mine = race_distance(position, me)
         if mine == 1 or can_take_ahayuta(position):
             return NEXT_STEP_WINS
-        theirs = race_distance(position, me ^ 1)
-        lead = max(-RACE_CAP, min(RACE_CAP, theirs - mine + 0.5))
-        score = _side_score(position, me) - _side_score(position, me ^ 1) + RACE * lead
+        score = weighed_score(position, me, mine, race_distance(position, me ^ 1))
         return 1.0 / (1.0 + math.exp(-score))
 
     def order_moves(self, position: Position, moves: Sequence[Move]) -> list[Move]:
