@@ -1,12 +1,14 @@
-"""The AI's subcommands of `python -m engine`: `search` and `match` (and the search bench).
+"""The AI's subcommands of `python -m engine`: `search`, `match` and `tune`.
 
 `search` prints `info …` lines while thinking and `bestmove <move>` last, like a UCI
-engine; `match` prints one line per game, then the totals.
+engine; `match` prints one line per game, then the totals; `tune` fits the weights of
+Ahayuta's evaluation to self-play results (engine/ai/tuning.py) and prints them.
 """
 
 from __future__ import annotations
 
 import argparse
+import math
 import random
 import sys
 import time
@@ -48,6 +50,13 @@ def add_subcommands(commands: argparse._SubParsersAction[argparse.ArgumentParser
     match.add_argument("--opening-plies", type=int, default=2,
                        help="random first plies, shared by each pair of games")
     match.set_defaults(run=run_match_command)
+
+    tune = commands.add_parser(
+        "tune", help="fit Ahayuta's evaluation weights to self-play results, print them"
+    )
+    tune.add_argument("--games", type=int, default=250)
+    tune.add_argument("--seed", type=int, default=1)
+    tune.set_defaults(run=run_tune)
 
 
 def _print_info(info: SearchInfo) -> None:
@@ -128,4 +137,28 @@ def run_match_command(args: argparse.Namespace) -> int:
     for line in match.lines():
         print(line)
     sys.stdout.flush()
+    return 0
+
+
+def run_tune(args: argparse.Namespace) -> int:
+    from engine.ai.policies.ahayuta import WEIGHTS, EvalWeights, evaluation_terms
+    from engine.ai.tuning import SelfPlay, fit_logistic, log_loss, self_play_rows, split_games
+
+    if args.games < 1:
+        raise EngineError(f"tuning needs 1 game or more, not {args.games}")
+
+    def report(number: int, winner: str | None, plies: int) -> None:
+        print(f"game {number + 1}: {winner or 'draw'} in {plies} plies", flush=True)
+
+    games = self_play_rows(
+        new_game("ahayuta"), evaluation_terms, SelfPlay(args.games, args.seed), report
+    )
+    fit, held = split_games(games)
+    weights = fit_logistic(fit)
+    scale = held or fit
+    print(f"{len(fit)} positions fitted, {len(held)} held out")
+    print(f"held-out log loss: fitted {log_loss(scale, weights):.4f}, "
+          f"current {log_loss(scale, WEIGHTS):.4f}, a coin {math.log(2):.4f}")
+    fitted = EvalWeights(*(round(w, 2) for w in weights))
+    print(f"WEIGHTS = {fitted!r}")
     return 0
