@@ -72,7 +72,7 @@ _LADDER_OVERRIDES: dict[tuple[str, str], tuple[float | None, int | None, float, 
     ("ayu", "beginner"): (None, 1000, 0.05, 1),
     ("ayu", "casual"): (None, 5000, 0.02, 1),
     # Ahayuta's soft levels see exact root values (root margin). With the fitted evaluation
-    # Beginner on 400 nodes lost 14 of 400 games to random play, on 1000 nodes 9 of 600
+    # Beginner on 400 nodes lost 14 of 400 games to random play, on 1000 nodes 17 of 800
     # (the hand-set evaluation on 400: 6 of 400); Casual keeps a few times Beginner's nodes.
     ("ahayuta", "beginner"): (None, 1000, 0.05, 1),
     ("ahayuta", "casual"): (None, 5000, 0.02, 1),
