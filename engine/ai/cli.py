@@ -155,10 +155,10 @@ def run_tune(args: argparse.Namespace) -> int:
     )
     fit, held = split_games(games)
     weights = fit_logistic(fit)
-    scale = held or fit
+    scored = held or fit
     print(f"{len(fit)} positions fitted, {len(held)} held out")
-    print(f"held-out log loss: fitted {log_loss(scale, weights):.4f}, "
-          f"current {log_loss(scale, WEIGHTS):.4f}, a coin {math.log(2):.4f}")
+    print(f"held-out log loss: fitted {log_loss(scored, weights):.4f}, "
+          f"current {log_loss(scored, WEIGHTS):.4f}, a coin {math.log(2):.4f}")
     fitted = EvalWeights(*(round(w, 2) for w in weights))
     print(f"WEIGHTS = {fitted!r}")
     return 0

@@ -84,6 +84,11 @@ _LADDER_OVERRIDES: dict[tuple[str, str], tuple[float | None, int | None, float, 
 }
 
 
+# Root moves this close to the best get exact scores in the generic alpha-beta, for the
+# softened choice of the easy levels (and the soft players that tuning plays).
+SOFT_ROOT_MARGIN = 300
+
+
 def searcher_for(game_name: str, *, workers: int = 1) -> Searcher:
     """The full-strength searcher for a game (no softening)."""
     inner: Searcher
@@ -124,7 +129,7 @@ def level_limits(
         # Exact values for the root moves near the best, for the softened choice.
         searcher = AyuSearcher(AyuSearchSettings(root_margin=400))
     elif temperature > 0 and GAME_ENGINE.get(game_name) == "alphabeta" and count == 1:
-        searcher = AlphaBetaSearcher(AlphaBetaSettings(root_margin=300))
+        searcher = AlphaBetaSearcher(AlphaBetaSettings(root_margin=SOFT_ROOT_MARGIN))
     if temperature > 0:
         searcher = SoftenedSearcher(searcher, temperature)
     return searcher, SearchLimits(time=seconds, iterations=iterations), settings

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 
 from engine.ai.alphabeta import AlphaBetaSearcher, AlphaBetaSettings
 from engine.ai.common import SearchLimits
+from engine.ai.levels import SOFT_ROOT_MARGIN
 from engine.ai.players import SoftenedSearcher
 from engine.core import Game, Position
 
@@ -47,7 +48,7 @@ def self_play_rows(
     """Per game, the rows of the positions where an AI moved (`terms` None: left out)."""
     rng = random.Random(plan.seed)
     searcher = SoftenedSearcher(
-        AlphaBetaSearcher(AlphaBetaSettings(root_margin=300)), plan.temperature
+        AlphaBetaSearcher(AlphaBetaSettings(root_margin=SOFT_ROOT_MARGIN)), plan.temperature
     )
     games: list[list[Row]] = []
     for number in range(plan.games):
