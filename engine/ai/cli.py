@@ -157,7 +157,9 @@ def run_tune(args: argparse.Namespace) -> int:
     weights = fit_logistic(fit)
     scored = held or fit
     print(f"{len(fit)} positions fitted, {len(held)} held out")
-    print(f"held-out log loss: fitted {log_loss(scored, weights):.4f}, "
+    # Under five games nothing is held out: say so rather than pass fitted rows off as new.
+    label = "held-out log loss" if held else "log loss on the fitted games (none held out)"
+    print(f"{label}: fitted {log_loss(scored, weights):.4f}, "
           f"current {log_loss(scored, WEIGHTS):.4f}, a coin {math.log(2):.4f}")
     fitted = EvalWeights(*(round(w, 2) for w in weights))
     print(f"WEIGHTS = {fitted!r}")
