@@ -11,6 +11,7 @@ from engine.ai.policies.ahayuta import (
     NO_PATH,
     AhayutaPolicy,
     can_take_ahayuta,
+    hero_march,
     race_distance,
     weighed_score,
 )
@@ -45,6 +46,29 @@ def test_race_distance_of_a_pending_ahayuta_counts_the_placement() -> None:
 def test_a_full_enemy_home_row_blocks_the_race() -> None:
     position = _ahayuta("ahayuta 8 wwwwww/4A3/8/8/8/8/8/6 l 6/0 -")
     assert race_distance(position, 0) == NO_PATH
+
+
+def test_hero_march_counts_warrior_steps_to_the_enemy_home_row() -> None:
+    # A Light warrior on e4 needs four diagonal steps to rank 8, one on c6 two.
+    far = _ahayuta("ahayuta 8 6/8/8/8/4W3/8/8/6 l 5/6 -")
+    near = _ahayuta("ahayuta 8 6/8/2W5/8/8/8/8/6 l 5/6 -")
+    empty_far = far.geo.board_mask & ~far.men[0]
+    empty_near = near.geo.board_mask & ~near.men[0]
+    assert hero_march(far, 0, empty_far) == pytest.approx(4 / 8)
+    assert hero_march(near, 0, empty_near) == pytest.approx(6 / 8)
+    assert hero_march(far, 1, empty_far) == 0.0  # Dark has no warrior on the board
+    assert AhayutaPolicy().evaluate(near) > AhayutaPolicy().evaluate(far)
+
+
+def test_hero_march_is_zero_when_blocked_or_a_hero_exists() -> None:
+    # d7 could only step to c8 or e8, and Dark stands on both.
+    blocked = _ahayuta("ahayuta 8 1w1w2/3W4/8/8/8/8/8/6 l 5/4 -")
+    empty = blocked.geo.board_mask & ~(blocked.men[0] | blocked.men[1])
+    assert hero_march(blocked, 0, empty) == 0.0
+    # Light already has an Ahayuta on a3: a warrior on c6 makes no second one.
+    with_hero = _ahayuta("ahayuta 8 6/8/2W5/8/8/A7/8/6 l 5/6 -")
+    empty = with_hero.geo.board_mask & ~(with_hero.men[0] | with_hero.aha[0])
+    assert hero_march(with_hero, 0, empty) == 0.0
 
 
 def test_the_evaluation_sees_a_winning_step_and_an_ahayuta_capture() -> None:

@@ -8,21 +8,25 @@ with `goal`, and the move fields `kind`, `source`, `target`, `newborn`). Squares
   side to move wins: warriors on the board and in reserve, an Ahayuta on the board or owed
   (pending), and above all the race: how many turns each Ahayuta needs to reach the enemy
   home row over empty squares (`race_distance`), whether each has a path at all, who
-  leads when both have one, an Ahayuta two steps from the goal; warriors that could step
-  onto the enemy home row while their side has no Ahayuta yet (a hero is near), an
+  leads when both have one, an Ahayuta two steps from the goal; while a side has no
+  Ahayuta yet, how near its warriors are to becoming one: warriors that could step onto
+  the enemy home row next turn, and how many steps the nearest needs (`hero_march`); an
   Ahayuta the opponent could clamp next turn, warriors stuck on the enemy home row. A side
   to move that can step onto the goal or clamp the enemy Ahayuta at once
   (`can_take_ahayuta`) is as good as won and is not weighed.
-  The weights were fitted to the results of 246 games between soft alpha-beta players
-  using the previous, hand-set evaluation (the method of `python -m engine tune`,
-  engine/ai/tuning.py). Fitted on four fifths of those games, the terms predict the other
-  fifth with a log loss of 0.632, the hand-set evaluation (best scaled) 0.668. With them
-  the Master searcher beat itself with the hand-set evaluation 30-0 at 0.5 s a move
-  (STRENGTH.md). Material hardly counts in the fit: losing a warrior early brings an
-  Ahayuta (AHA-15), and the race decides most games. (The hand-set evaluation was
-  material plus a capped race lead; the race term had taken alpha-beta from 6-4 to 16-4
-  against plain UCT, and counting a warrior's walk to the enemy home row as part of the
-  race did worse, so a side without an Ahayuta still counts as `NO_PATH`.)
+  The weights were fitted to the results of about 510 games between soft alpha-beta
+  players using the earlier, hand-set evaluation (the method of `python -m engine tune`,
+  engine/ai/tuning.py). The first fit, without `hero_march`, predicted held-out games with
+  a log loss of 0.632, the hand-set evaluation (best scaled) 0.668, and the Master searcher
+  with it beat itself with the hand-set evaluation 30-0 at 0.5 s a move (STRENGTH.md).
+  Without `hero_march` the evaluation was almost flat before the first Ahayuta, and a
+  shallow search let a random warrior walk in: Beginner lost 17 of 800 games to random
+  play; with it, none of 600 (STRENGTH.md). Material hardly counts in the fit: losing a
+  warrior early brings an Ahayuta (AHA-15), and the race decides most games. (The
+  hand-set evaluation was material plus a capped race lead. Counting a warrior's walk to
+  the hero row as part of that race, with a hand-set weight, did worse; `hero_march` is a
+  term of its own, weighed by the fit, and a side without an Ahayuta still races as
+  `NO_PATH`.)
 * Ordering: the Ahayuta's winning step, then captures, then forward Ahayuta steps and
   hero moves (a warrior reaching the enemy row), then the rest.
 * Playouts: always take a winning step, and prefer a capture among a few sampled moves.
@@ -68,12 +72,14 @@ class EvalWeights(NamedTuple):
     hero: float  # per empty enemy home-row square a warrior can step to (up to 2), no Ahayuta yet
     attacked: float  # the opponent could clamp the side to move's Ahayuta next turn
     stuck: float  # per warrior standing on the enemy home row
+    my_march: float  # no Ahayuta yet: times (8 - steps a warrior needs to the hero row) / 8
+    their_march: float
 
 
 WEIGHTS = EvalWeights(
-    tempo=0.0, warriors=0.03, reserve=-0.17, ahayuta=0.92, pending=0.21, my_path=0.54,
-    their_path=-0.25, my_close=1.14, their_close=-0.97, lead=4.56, my_two=1.43,
-    their_two=-1.52, hero=0.45, attacked=-0.51, stuck=-0.69,
+    tempo=0.09, warriors=0.1, reserve=-0.21, ahayuta=2.44, pending=1.8, my_path=0.02,
+    their_path=0.09, my_close=1.74, their_close=-1.3, lead=4.6, my_two=2.19, their_two=-2.25,
+    hero=0.28, attacked=-0.64, stuck=-0.74, my_march=1.58, their_march=-1.68,
 )
 
 
@@ -163,6 +169,23 @@ def _hero_squares(position: AhayutaPosition, side: int, empty: int) -> int:
     return min(2, targets.bit_count())
 
 
+def hero_march(position: AhayutaPosition, side: int, empty: int) -> float:
+    """(8 - steps) / 8, where steps is how many warrior steps over empty squares `side`
+    needs to reach an empty enemy home-row square and become a hero (AHA-14); 0 if `side`
+    has or is owed an Ahayuta, or no warrior can get there."""
+    if position.aha[side] or position.pend[side]:
+        return 0.0
+    goal = position.geo.goal[side]
+    frontier = position.men[side]
+    for steps in range(1, 8):
+        frontier = _warrior_targets(frontier, side) & empty
+        if not frontier:
+            return 0.0
+        if frontier & goal:
+            return (8 - steps) / 8
+    return 0.0
+
+
 def weighed_score(position: AhayutaPosition, me: int, mine: int, theirs: int) -> float:
     """The log-odds that `me` (the side to move) wins, given both race distances."""
     w = WEIGHTS
@@ -179,6 +202,8 @@ def weighed_score(position: AhayutaPosition, me: int, mine: int, theirs: int) ->
         + w.hero * (_hero_squares(position, me, empty) - _hero_squares(position, them, empty))
         + w.stuck * ((men[me] & geo.goal[me]).bit_count()
                      - (men[them] & geo.goal[them]).bit_count())
+        + w.my_march * hero_march(position, me, empty)
+        + w.their_march * hero_march(position, them, empty)
     )
     if mine < NO_PATH:
         score += w.my_path + w.my_close * (NO_PATH - mine) / NO_PATH
@@ -225,6 +250,8 @@ def evaluation_terms(position: Position) -> tuple[float, ...] | None:
         _hero_squares(position, me, empty) - _hero_squares(position, them, empty),
         1.0 if aha[me] and can_take_ahayuta(position, them) else 0.0,
         (men[me] & geo.goal[me]).bit_count() - (men[them] & geo.goal[them]).bit_count(),
+        hero_march(position, me, empty),
+        hero_march(position, them, empty),
     )
 
 
