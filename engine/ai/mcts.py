@@ -299,6 +299,9 @@ class _Run:
             return policy.evaluate(position)
         cap = settings.playout_cap if limit is None else limit
         rng = self.rng
+        whole = policy.playout(position, rng, cap, self.interrupted, trail)
+        if whole is not None:
+            return whole
         pushed = 0
         value = 0.5
         while True:

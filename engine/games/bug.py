@@ -21,6 +21,7 @@ from engine.board import BoardDescription, BoardLabel, CellInfo
 from engine.core import Game, Move, Outcome, ParseError, Piece, Position
 from engine.effects import Effect
 from engine.games.bug_geometry import BugGeometry, BugMove, geometry
+from engine.games.bug_playout import growth_cells
 from engine.games.bug_turns import BugTurnOptions, TurnState, explain_move, explain_step
 from engine.games.bug_turns import effects_of as turn_effects
 from engine.games.bug_turns import turn_options as options_for_steps
@@ -198,8 +199,15 @@ class BugPosition(Position):
         return list(self.rule_moves())
 
     def outcome(self) -> Outcome | None:
-        if self.rule_moves():
-            return None
+        # Growth cells decide it (every growth cell starts a legal turn); listing every
+        # turn just to see whether there is one cost searchers a generation per new leaf.
+        if self._moves_cache is not None:
+            if self._moves_cache:
+                return None
+        else:
+            colour = self.turn
+            if growth_cells(self.geo, self.stones[colour], self.stones[colour ^ 1]):
+                return None
         name = self.turn_name
         # BUG-9: the player who cannot make the mandatory growth wins.
         return Outcome(name, f"{name} has no legal growth cell")

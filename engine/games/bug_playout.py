@@ -1,16 +1,18 @@
-"""One random Bug turn without listing every turn, for the searchers' playouts.
+"""Random Bug turns without listing every turn, for the searchers' playouts.
 
 `legal_moves()` spells out every eating order and bonus cell of every growth (BUG-14),
 which is most of the cost of a playout although a playout wants just one turn. Here the
 growth cell is drawn first, then the cycles are played out one random choice at a time, on
 the same rules as the generator (BUG-10 to BUG-15). Every turn returned is one of
-`legal_moves()`; the tests check that on random positions.
+`legal_moves()`; the tests check that on random positions. `play_out` plays such turns to
+the end of the game on bitboards alone, without pushing them onto a position.
 """
 
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import TYPE_CHECKING, NamedTuple
 
 from engine.bitboard import bits
 from engine.games.bug_geometry import BugGeometry, BugMove
@@ -65,6 +67,23 @@ class _Board:
         other.enemy_bugs = list(self.enemy_bugs)
         other.own_bugs = list(self.own_bugs)
         other.meals = list(self.meals)
+        return other
+
+    def swapped(self) -> _Board:
+        """The same board seen by the opponent, whose turn is next (this one is spent)."""
+        other = _Board.__new__(_Board)
+        other.geo = self.geo
+        other.own, other.enemy = self.enemy, self.own
+        other.own_bugs, other.enemy_bugs = self.enemy_bugs, self.own_bugs
+        # Prey is mutual (same shape, adjacent), and this side's meals are kept exact.
+        if any(self.meals):
+            other.meals = [
+                sum(bug for bug, meal in zip(self.own_bugs, self.meals, strict=True)
+                    if meal & prey)
+                for prey in other.own_bugs
+            ]
+        else:
+            other.meals = [0] * len(other.own_bugs)
         return other
 
     def growth_cells(self) -> int:
@@ -164,24 +183,125 @@ def random_turn(
     cells = start.growth_cells()
     if not cells:
         return None
-    # A growth that does not eat only takes its own cell from the opponent's growth cells
-    # (and may raise the size cap, which gives more): with two or more, it cannot stop them.
-    their_cells = start.enemy_growth_cells().bit_count() if spare_the_win else 2
+    turn, _board, _after, spared = _choose_turn(
+        start, cells, -1, rng, eat_preference, spare_the_win
+    )
+    if not spared:
+        # One draw per growth cell missed: try every turn (rare, near the end only).
+        return _sparing_turn(position, rng) or geo.move(tuple(turn))
+    return geo.move(tuple(turn))
+
+
+def play_out(
+    position: BugPosition,
+    rng: random.Random,
+    settings: PlayoutSettings,
+    stop: Callable[[], bool],
+    trail: list[object] | None = None,
+) -> float:
+    """A whole playout of `random_turn` turns from `position`, which it leaves untouched;
+    the value for its side to move.
+
+    The same turns as pushing `random_turn` turn by turn, at a fraction of the cost: the
+    bugs of both sides are carried from turn to turn instead of being found again, and
+    the opponent's growth cells worked out for `spare_the_win` serve for its turn.
+    1.0 or 0.0 at the end of the game; at `settings.cap` plies, or when `stop()` says so
+    (asked every 16 plies), `settings.evaluate(mine, theirs)` of the growth-cell counts
+    there. The growth cell of every turn is appended to `trail` (RAVE keys)."""
+    geo = position.geo
+    mover = position.turn
+    board = _Board(geo, position.stones[mover], position.stones[mover ^ 1])
+    cells = board.growth_cells()
+    theirs = -1  # the opponent's growth cells, once worked out
+    plies = 0
+    while cells:
+        if plies >= settings.cap or (plies & 15 == 15 and stop()):
+            if theirs < 0:
+                theirs = board.enemy_growth_cells()
+            value = settings.evaluate(cells.bit_count(), theirs.bit_count())
+            return value if plies % 2 == 0 else 1.0 - value
+        turn, after, after_cells, spared = _choose_turn(
+            board, cells, theirs, rng, settings.eat_preference, settings.spare_the_win
+        )
+        if not spared:
+            spare = _sparing_turn(_position_of(position, board, mover), rng)
+            if spare is not None:
+                turn = list(spare.cells)
+                after = board.copy()
+                _replay(after, turn)
+                after_cells = -1
+        if trail is not None:
+            trail.append(turn[0])
+        plies += 1
+        mover ^= 1
+        board = after.swapped()
+        cells = after_cells if after_cells >= 0 else board.growth_cells()
+        theirs = -1
+    # BUG-9: the side to move now cannot grow, and wins.
+    return 1.0 if plies % 2 == 0 else 0.0
+
+
+class PlayoutSettings(NamedTuple):
+    """How `play_out` draws its turns, where it stops, and how it values a cut-off."""
+
+    eat_preference: float
+    spare_the_win: bool
+    cap: int
+    evaluate: Callable[[int, int], float]  # (mover's growth cells, opponent's) -> value
+
+
+def _choose_turn(
+    start: _Board,
+    cells: int,
+    theirs: int,
+    rng: random.Random,
+    eat_preference: float,
+    spare_the_win: bool,
+) -> tuple[list[int], _Board, int, bool]:
+    """A random turn for the mover of `start` among the growth `cells` (not empty);
+    `theirs` is the opponent's growth cells on `start`, or -1 if not worked out yet.
+
+    Returns its cells, the board after it, the opponent's growth cells there (-1 when not
+    worked out) and whether it spares the opponent's win (False only when every growth
+    cell's draw handed the opponent the win; the last draw is returned then)."""
+    if theirs < 0 and spare_the_win:
+        theirs = start.enemy_growth_cells()
+    # A growth that eats nothing only takes its own cell from the opponent's growth cells:
+    # it cannot raise the size cap (BUG-10), except the very first stone of the game.
+    quiet_known = theirs >= 0 and bool(start.own | start.enemy)
     prefer_eating = bool(eat_preference) and rng.random() < eat_preference
     while True:
         board = start.copy()
         turn = _draw_turn(board, cells, rng, prefer_eating)
-        if (
-            not spare_the_win
-            or (len(turn) == 1 and their_cells >= 2)
-            or board.enemy_growth_cells()
-        ):
-            break
+        if len(turn) == 1 and quiet_known:
+            after = theirs & ~(1 << turn[0])
+        elif spare_the_win:
+            after = board.enemy_growth_cells()
+        else:
+            return turn, board, -1, True
+        if after or not spare_the_win:
+            return turn, board, after, True
         cells &= ~(1 << turn[0])
         if not cells:
-            # One draw per growth cell missed: try every turn (rare, near the end only).
-            return _sparing_turn(position, rng) or geo.move(tuple(turn))
-    return geo.move(tuple(turn))
+            return turn, board, 0, False
+
+
+def _position_of(like: BugPosition, board: _Board, mover: int) -> BugPosition:
+    """A position of `like`'s game with `board`'s stones and `mover` to move."""
+    stones = [0, 0]
+    stones[mover], stones[mover ^ 1] = board.own, board.enemy
+    return type(like)(like.game, stones[0], stones[1], mover)
+
+
+def _replay(board: _Board, turn: list[int]) -> None:
+    """Plays a listed turn on `board`: the growth, then each bonus stone after the meal of
+    the one hungry bug it touches (BUG-12: a bonus cell is next to its eater only)."""
+    board.place(turn[0])
+    for cell in turn[1:]:
+        near = board.geo.neighbours[cell]
+        number = next(n for n, bug in enumerate(board.own_bugs) if bug & near)
+        board.eat(number)
+        board.place(cell)
 
 
 def _sparing_turn(position: BugPosition, rng: random.Random) -> BugMove | None:

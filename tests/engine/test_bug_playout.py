@@ -1,4 +1,5 @@
-"""The playouts' one-random-turn generator against the full move generator."""
+"""The playouts' one-random-turn generator against the full move generator, and whole
+playouts on bitboards against pushing those turns one by one."""
 
 from __future__ import annotations
 
@@ -9,9 +10,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine import new_game, parse_position
+from engine.ai.common import outcome_value
 from engine.core import Move
 from engine.games.bug import BugPosition
-from engine.games.bug_playout import random_turn
+from engine.games.bug_playout import PlayoutSettings, growth_cells, play_out, random_turn
 from tests.engine.test_bug_properties import reachable, scattered
 
 SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -104,3 +106,83 @@ def test_sparing_looks_past_a_growth_whose_first_eating_order_loses() -> None:
     rng = random.Random(4)
     for _ in range(40):
         assert random_turn(position, rng, 0.9, spare_the_win=True) in sparing
+
+
+def share(mine: int, theirs: int) -> float:
+    """A stand-in evaluation for playouts cut short: any function of both counts will do."""
+    return (mine + 1) / (mine + theirs + 2)
+
+
+def turn_by_turn(position: BugPosition, seed: int, cap: int) -> tuple[float, list[object]]:
+    """The reference playout: push `random_turn` turns (eating preferred, sparing the
+    opponent's win) until the game ends or `cap` plies, then take them back."""
+    rng = random.Random(seed)
+    trail: list[object] = []
+    pushed = 0
+    while True:
+        move = random_turn(position, rng, 0.9, spare_the_win=True)
+        if move is None:
+            outcome = position.outcome()
+            assert outcome is not None
+            value = outcome_value(outcome, position)
+            break
+        if pushed >= cap:
+            geo, stones, turn = position.geo, position.stones, position.turn
+            value = share(
+                growth_cells(geo, stones[turn], stones[turn ^ 1]).bit_count(),
+                growth_cells(geo, stones[turn ^ 1], stones[turn]).bit_count(),
+            )
+            break
+        position.push(move)
+        pushed += 1
+        trail.append(move.cells[0])
+    for _ in range(pushed):
+        position.pop()
+    return (1.0 - value if pushed % 2 else value), trail
+
+
+def whole(
+    position: BugPosition, seed: int, cap: int, stop: bool = False
+) -> tuple[float, list[object]]:
+    trail: list[object] = []
+    settings = PlayoutSettings(0.9, True, cap, share)
+    value = play_out(position, random.Random(seed), settings, lambda: stop, trail)
+    return value, trail
+
+
+@SETTINGS
+@given(
+    side=st.sampled_from([3, 4]),
+    seed=st.integers(0, 10**6),
+    plies=st.integers(0, 40),
+    cap=st.sampled_from([3, 16, 300]),
+    scatter=st.booleans(),
+)
+def test_a_whole_playout_plays_the_turns_of_random_turn(
+    side: int, seed: int, plies: int, cap: int, scatter: bool
+) -> None:
+    position = scattered(side, seed, 0.4) if scatter else reachable(side, seed, plies)
+    before = position.to_text()
+    assert whole(position, seed, cap) == turn_by_turn(position, seed, cap)
+    assert position.to_text() == before
+
+
+def test_a_stopped_playout_evaluates_at_its_next_check() -> None:
+    # The stop flag is read every 16 plies: a playout told to stop ends at ply 15.
+    compared = 0
+    for seed in range(30):
+        position = reachable(5, seed, 4)
+        if len(whole(position, seed, 300)[1]) > 15:
+            assert whole(position, seed, 300, stop=True) == whole(position, seed, 15)
+            compared += 1
+    assert compared > 10
+
+
+@SETTINGS
+@given(side=st.sampled_from([3, 4]), seed=st.integers(0, 10**6), plies=st.integers(0, 80))
+def test_the_outcome_is_known_without_listing_the_turns(side: int, seed: int, plies: int) -> None:
+    position = reachable(side, seed, plies)
+    position.forget_cached_moves()
+    over = position.outcome() is not None
+    assert over == (not position.legal_moves())
+    assert (position.outcome() is not None) == over  # the same from the listed turns

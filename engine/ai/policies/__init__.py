@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import importlib
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from engine.core import Game, Move, Position
 
@@ -46,6 +46,21 @@ class GamePolicy:
         A game may draw one move without listing them all, where that is much cheaper."""
         moves = position.legal_moves()
         return self.playout_move(position, moves, rng) if moves else None
+
+    def playout(
+        self,
+        position: Position,
+        rng: random.Random,
+        cap: int,
+        stop: Callable[[], bool],
+        trail: list[object] | None,
+    ) -> float | None:
+        """A whole playout from `position` (left as it was): the value for its side to
+        move, or None where the game has no faster way than `playout_turn` turn by turn.
+
+        Ends the game or stops at `cap` plies or when `stop()` is true and evaluates;
+        appends the `amaf_key` of every move to `trail` when given."""
+        return None
 
 
 UNIFORM = GamePolicy()

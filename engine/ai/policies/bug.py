@@ -22,13 +22,13 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from engine.ai.policies import GamePolicy
 from engine.core import Game, Move, Position
 from engine.games.bug import BugMove, BugPosition
+from engine.games.bug_playout import PlayoutSettings, play_out, random_turn
 from engine.games.bug_playout import growth_cells as count_growth_cells
-from engine.games.bug_playout import random_turn
 
 EAT_PREFERENCE = 0.9
 MOBILITY_SCALE = -0.25  # negative: see the module notes
@@ -52,6 +52,11 @@ def leaves_edible(position: BugPosition, move: BugMove) -> bool:
         position.pop()
 
 
+def mobility_value(mine: int, theirs: int) -> float:
+    """The evaluation from the growth-cell counts of the side to move and its opponent."""
+    return 1.0 / (1.0 + math.exp(-MOBILITY_SCALE * (theirs - mine)))
+
+
 class BugPolicy(GamePolicy):
     name = "bug-eat"
     has_evaluator = True
@@ -59,9 +64,9 @@ class BugPolicy(GamePolicy):
 
     def evaluate(self, position: Position) -> float:
         assert isinstance(position, BugPosition)
-        mine = growth_cells(position, position.turn)
-        theirs = growth_cells(position, position.turn ^ 1)
-        return 1.0 / (1.0 + math.exp(-MOBILITY_SCALE * (theirs - mine)))
+        return mobility_value(
+            growth_cells(position, position.turn), growth_cells(position, position.turn ^ 1)
+        )
 
     def order_moves(self, position: Position, moves: Sequence[Move]) -> list[Move]:
         assert isinstance(position, BugPosition)
@@ -85,6 +90,18 @@ class BugPolicy(GamePolicy):
     def playout_turn(self, position: Position, rng: random.Random) -> Move | None:
         assert isinstance(position, BugPosition)
         return random_turn(position, rng, EAT_PREFERENCE, self.spare_the_win)
+
+    def playout(
+        self,
+        position: Position,
+        rng: random.Random,
+        cap: int,
+        stop: Callable[[], bool],
+        trail: list[object] | None,
+    ) -> float | None:
+        assert isinstance(position, BugPosition)
+        settings = PlayoutSettings(EAT_PREFERENCE, self.spare_the_win, cap, mobility_value)
+        return play_out(position, rng, settings, stop, trail)
 
 
 def make_policy(game: Game) -> GamePolicy:
