@@ -44,6 +44,10 @@ def _growth_cells(geo: BugGeometry, bugs: list[int], other_bugs: list[int], take
     return cells
 
 
+def _lowest(cells: int) -> int:
+    return cells & -cells
+
+
 class _Board:
     """The mover's bugs with their prey, and the enemy bugs, kept up to date through a
     turn: a growth or bonus stone changes one bug of the mover, a meal removes whole enemy
@@ -74,7 +78,10 @@ class _Board:
         other = _Board.__new__(_Board)
         other.geo = self.geo
         other.own, other.enemy = self.enemy, self.own
-        other.own_bugs, other.enemy_bugs = self.enemy_bugs, self.own_bugs
+        # In the order `geo.bugs` finds them (by lowest cell), as a fresh board would have
+        # them: the random choice among hungry bugs goes by index.
+        other.own_bugs = sorted(self.enemy_bugs, key=_lowest)
+        other.enemy_bugs = self.own_bugs
         # Prey is mutual (same shape, adjacent), and this side's meals are kept exact.
         if any(self.meals):
             other.meals = [
@@ -184,7 +191,7 @@ def random_turn(
     if not cells:
         return None
     turn, _board, _after, spared = _choose_turn(
-        start, cells, -1, rng, eat_preference, spare_the_win
+        start, cells, rng, eat_preference, spare_the_win
     )
     if not spared:
         # One draw per growth cell missed: try every turn (rare, near the end only).
@@ -212,16 +219,14 @@ def play_out(
     mover = position.turn
     board = _Board(geo, position.stones[mover], position.stones[mover ^ 1])
     cells = board.growth_cells()
-    theirs = -1  # the opponent's growth cells, once worked out
     plies = 0
     while cells:
         if plies >= settings.cap or (plies & 15 == 15 and stop()):
-            if theirs < 0:
-                theirs = board.enemy_growth_cells()
-            value = settings.evaluate(cells.bit_count(), theirs.bit_count())
+            theirs = board.enemy_growth_cells().bit_count()
+            value = settings.evaluate(cells.bit_count(), theirs)
             return value if plies % 2 == 0 else 1.0 - value
         turn, after, after_cells, spared = _choose_turn(
-            board, cells, theirs, rng, settings.eat_preference, settings.spare_the_win
+            board, cells, rng, settings.eat_preference, settings.spare_the_win
         )
         if not spared:
             spare = _sparing_turn(_position_of(position, board, mover), rng)
@@ -236,7 +241,6 @@ def play_out(
         mover ^= 1
         board = after.swapped()
         cells = after_cells if after_cells >= 0 else board.growth_cells()
-        theirs = -1
     # BUG-9: the side to move now cannot grow, and wins.
     return 1.0 if plies % 2 == 0 else 0.0
 
@@ -251,24 +255,17 @@ class PlayoutSettings(NamedTuple):
 
 
 def _choose_turn(
-    start: _Board,
-    cells: int,
-    theirs: int,
-    rng: random.Random,
-    eat_preference: float,
-    spare_the_win: bool,
+    start: _Board, cells: int, rng: random.Random, eat_preference: float, spare_the_win: bool
 ) -> tuple[list[int], _Board, int, bool]:
-    """A random turn for the mover of `start` among the growth `cells` (not empty);
-    `theirs` is the opponent's growth cells on `start`, or -1 if not worked out yet.
+    """A random turn for the mover of `start` among the growth `cells` (not empty).
 
     Returns its cells, the board after it, the opponent's growth cells there (-1 when not
     worked out) and whether it spares the opponent's win (False only when every growth
     cell's draw handed the opponent the win; the last draw is returned then)."""
-    if theirs < 0 and spare_the_win:
-        theirs = start.enemy_growth_cells()
+    theirs = start.enemy_growth_cells() if spare_the_win else 0
     # A growth that eats nothing only takes its own cell from the opponent's growth cells:
     # it cannot raise the size cap (BUG-10), except the very first stone of the game.
-    quiet_known = theirs >= 0 and bool(start.own | start.enemy)
+    quiet_known = spare_the_win and bool(start.own | start.enemy)
     prefer_eating = bool(eat_preference) and rng.random() < eat_preference
     while True:
         board = start.copy()
