@@ -262,21 +262,22 @@ def _choose_turn(
     Returns its cells, the board after it, the opponent's growth cells there (-1 when not
     worked out) and whether it spares the opponent's win (False only when every growth
     cell's draw handed the opponent the win; the last draw is returned then)."""
-    theirs = start.enemy_growth_cells() if spare_the_win else 0
+    prefer_eating = bool(eat_preference) and rng.random() < eat_preference
+    if not spare_the_win:
+        board = start.copy()
+        return _draw_turn(board, cells, rng, prefer_eating), board, -1, True
+    theirs = start.enemy_growth_cells()
     # A growth that eats nothing only takes its own cell from the opponent's growth cells:
     # it cannot raise the size cap (BUG-10), except the very first stone of the game.
-    quiet_known = spare_the_win and bool(start.own | start.enemy)
-    prefer_eating = bool(eat_preference) and rng.random() < eat_preference
+    quiet_known = bool(start.own | start.enemy)
     while True:
         board = start.copy()
         turn = _draw_turn(board, cells, rng, prefer_eating)
         if len(turn) == 1 and quiet_known:
             after = theirs & ~(1 << turn[0])
-        elif spare_the_win:
-            after = board.enemy_growth_cells()
         else:
-            return turn, board, -1, True
-        if after or not spare_the_win:
+            after = board.enemy_growth_cells()
+        if after:
             return turn, board, after, True
         cells &= ~(1 << turn[0])
         if not cells:
