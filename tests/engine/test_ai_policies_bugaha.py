@@ -9,7 +9,10 @@ import pytest
 from engine.ai.policies.ahayuta import (
     NEXT_STEP_WINS,
     NO_PATH,
+    SHALLOW_WEIGHTS,
+    WEIGHTS,
     AhayutaPolicy,
+    EvalWeights,
     can_take_ahayuta,
     hero_march,
     race_distance,
@@ -57,7 +60,11 @@ def test_hero_march_counts_warrior_steps_to_the_enemy_home_row() -> None:
     assert hero_march(far, 0, empty_far) == pytest.approx(4 / 8)
     assert hero_march(near, 0, empty_near) == pytest.approx(6 / 8)
     assert hero_march(far, 1, empty_far) == 0.0  # Dark has no warrior on the board
-    assert AhayutaPolicy().evaluate(near) > AhayutaPolicy().evaluate(far)
+    # The soft levels' weights prefer the nearer warrior; the full-strength ones leave
+    # the walk to the search.
+    shallow = AhayutaPolicy(SHALLOW_WEIGHTS)
+    assert shallow.evaluate(near) > shallow.evaluate(far)
+    assert AhayutaPolicy().evaluate(near) == pytest.approx(AhayutaPolicy().evaluate(far))
 
 
 def test_hero_march_is_zero_when_blocked_or_a_hero_exists() -> None:
@@ -108,8 +115,9 @@ def _mirrored(position: AhayutaPosition) -> AhayutaPosition:
     )
 
 
-def test_the_evaluation_is_the_same_for_both_colours() -> None:
-    policy = AhayutaPolicy()
+@pytest.mark.parametrize("weights", [WEIGHTS, SHALLOW_WEIGHTS], ids=["full", "shallow"])
+def test_the_evaluation_is_the_same_for_both_colours(weights: EvalWeights) -> None:
+    policy = AhayutaPolicy(weights)
     rng = random.Random(8)
     checked = 0
     for plies in range(4, 80, 3):
