@@ -14,7 +14,7 @@ import random
 from collections.abc import Callable
 from typing import TYPE_CHECKING, NamedTuple
 
-from engine.bitboard import bits
+from engine.bitboard import bits, nth_bit
 from engine.games.bug_geometry import BugGeometry, BugMove
 
 if TYPE_CHECKING:
@@ -331,15 +331,13 @@ def _draw_turn(board: _Board, cells: int, rng: random.Random, prefer_eating: boo
                 break
             board.unplace(cell, number)
     if first < 0:
-        choices = bits(cells)
-        first = choices[rng.randrange(len(choices))]
+        first = nth_bit(cells, rng.randrange(cells.bit_count()))
         board.place(first)
     turn = [first]
     while hungry := board.hungry():
         number, bonus = hungry[rng.randrange(len(hungry))]
         board.eat(number)
-        choices = bits(bonus)
-        cell = choices[rng.randrange(len(choices))]
+        cell = nth_bit(bonus, rng.randrange(bonus.bit_count()))
         turn.append(cell)
         board.place(cell)
     return turn

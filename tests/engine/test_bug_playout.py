@@ -6,17 +6,29 @@ from __future__ import annotations
 import random
 from collections import Counter
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine import new_game, parse_position
 from engine.ai.common import outcome_value
+from engine.bitboard import bits, nth_bit
 from engine.core import Move
 from engine.games.bug import BugPosition
 from engine.games.bug_playout import PlayoutSettings, growth_cells, play_out, random_turn
 from tests.engine.test_bug_properties import reachable, scattered
 
 SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+@given(st.integers(min_value=1, max_value=(1 << 91) - 1), st.integers(0, 90))
+def test_nth_bit_is_the_nth_of_the_listed_bits(mask: int, n: int) -> None:
+    listed = bits(mask)
+    if n < len(listed):
+        assert nth_bit(mask, n) == listed[n]
+    else:
+        with pytest.raises(IndexError):
+            nth_bit(mask, n)
 
 
 def check_turns_are_legal(position: BugPosition, seed: int) -> None:
