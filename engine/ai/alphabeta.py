@@ -60,8 +60,6 @@ class AlphaBetaSettings:
     # Which of the root moves this search takes when worker processes split them
     # (engine/ai/root_split.py): share `index` of `count` (see `root_share`); (0, 1) is all.
     root_share: tuple[int, int] = (0, 1)
-    # The game's evaluation for small node budgets (`policy_for(..., shallow=True)`).
-    shallow_evaluation: bool = False
 
 
 class _SearchStoppedError(Exception):
@@ -244,9 +242,7 @@ class _Run(TableReporting):
         self.root_bounds = root_bounds
         self.share = settings.root_share
         self.position = position
-        self.policy: GamePolicy = policy_for(
-            position.game, shallow=settings.shallow_evaluation
-        )
+        self.policy: GamePolicy = policy_for(position.game)
         self.limits = limits
         self.should_stop = should_stop
         self.table: dict[int, tuple[int, int, int, Move | None]] = {}

@@ -141,12 +141,7 @@ def run_match_command(args: argparse.Namespace) -> int:
 
 
 def run_tune(args: argparse.Namespace) -> int:
-    from engine.ai.policies.ahayuta import (
-        SHALLOW_WEIGHTS,
-        WEIGHTS,
-        EvalWeights,
-        evaluation_terms,
-    )
+    from engine.ai.policies.ahayuta import WEIGHTS, EvalWeights, evaluation_terms
     from engine.ai.tuning import SelfPlay, fit_logistic, log_loss, self_play_rows, split_games
 
     if args.games < 1:
@@ -165,8 +160,7 @@ def run_tune(args: argparse.Namespace) -> int:
     # Under five games nothing is held out: say so rather than pass fitted rows off as new.
     label = "held-out log loss" if held else "log loss on the fitted games (none held out)"
     print(f"{label}: fitted {log_loss(scored, weights):.4f}, "
-          f"current {log_loss(scored, WEIGHTS):.4f} (soft levels' "
-          f"{log_loss(scored, SHALLOW_WEIGHTS):.4f}), a coin {math.log(2):.4f}")
+          f"current {log_loss(scored, WEIGHTS):.4f}, a coin {math.log(2):.4f}")
     fitted = EvalWeights(*(round(w, 2) for w in weights))
     print(f"WEIGHTS = {fitted!r}")
     return 0

@@ -71,10 +71,10 @@ _LADDER_OVERRIDES: dict[tuple[str, str], tuple[float | None, int | None, float, 
     # (both before the root margin, when the soft choice saw bounds, not values).
     ("ayu", "beginner"): (None, 1000, 0.05, 1),
     ("ayu", "casual"): (None, 5000, 0.02, 1),
-    # Ahayuta's soft levels see exact root values (root margin) and use the shallow
-    # evaluation. With the first fitted evaluation Beginner on 400 nodes lost 14 of 400
-    # games to random play, on 1000 nodes 17 of 800; with the hero-march weights (the
-    # shallow set), on 1000 nodes none of 800. Casual keeps a few times Beginner's nodes.
+    # Ahayuta's soft levels see exact root values (root margin). With the first fitted
+    # evaluation Beginner on 400 nodes lost 14 of 400 games to random play, on 1000 nodes
+    # 17 of 800; with the hero-march term, on 1000 nodes none of 800. Casual keeps a few
+    # times Beginner's nodes.
     ("ahayuta", "beginner"): (None, 1000, 0.05, 1),
     ("ahayuta", "casual"): (None, 5000, 0.02, 1),
     # Two root-split workers against one at 0.5 s a move, Ahayuta: 6-6 splitting the root
@@ -130,9 +130,7 @@ def level_limits(
         # Exact values for the root moves near the best, for the softened choice.
         searcher = AyuSearcher(AyuSearchSettings(root_margin=400))
     elif temperature > 0 and GAME_ENGINE.get(game_name) == "alphabeta" and count == 1:
-        searcher = AlphaBetaSearcher(
-            AlphaBetaSettings(root_margin=SOFT_ROOT_MARGIN, shallow_evaluation=True)
-        )
+        searcher = AlphaBetaSearcher(AlphaBetaSettings(root_margin=SOFT_ROOT_MARGIN))
     if temperature > 0:
         searcher = SoftenedSearcher(searcher, temperature)
     return searcher, SearchLimits(time=seconds, iterations=iterations), settings

@@ -143,25 +143,3 @@ def test_a_match_gives_each_level_its_own_workers_unless_told() -> None:
     assert not isinstance(contender(game, "strong", None).searcher, ParallelSearcher)
     assert not isinstance(contender(game, "master", None, 1).searcher, ParallelSearcher)
     assert isinstance(contender(game, "strong", None, 2).searcher, ParallelSearcher)
-
-
-def test_ahayuta_soft_levels_use_the_shallow_evaluation() -> None:
-    from engine.ai.alphabeta import AlphaBetaSearcher
-    from engine.ai.players import SoftenedSearcher
-    from engine.ai.policies import policy_for
-    from engine.ai.policies.ahayuta import SHALLOW_WEIGHTS, WEIGHTS, AhayutaPolicy
-
-    for level, shallow in [("beginner", True), ("casual", True), ("intermediate", False),
-                           ("strong", False), ("master", False)]:
-        searcher = level_limits("ahayuta", level)[0]
-        if isinstance(searcher, SoftenedSearcher):
-            searcher = searcher.inner
-        assert isinstance(searcher, AlphaBetaSearcher)
-        assert searcher.settings.shallow_evaluation is shallow, level
-    game = new_game("ahayuta", 8)
-    deep, soft = policy_for(game), policy_for(game, shallow=True)
-    assert isinstance(deep, AhayutaPolicy) and isinstance(soft, AhayutaPolicy)
-    assert (deep.weights, soft.weights) == (WEIGHTS, SHALLOW_WEIGHTS)
-    # A game without a shallow policy of its own uses its one policy for both.
-    bug = new_game("bug", 3)
-    assert policy_for(bug, shallow=True) is policy_for(bug)

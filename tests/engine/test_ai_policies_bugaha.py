@@ -9,10 +9,7 @@ import pytest
 from engine.ai.policies.ahayuta import (
     NEXT_STEP_WINS,
     NO_PATH,
-    SHALLOW_WEIGHTS,
-    WEIGHTS,
     AhayutaPolicy,
-    EvalWeights,
     can_take_ahayuta,
     hero_march,
     race_distance,
@@ -60,11 +57,7 @@ def test_hero_march_counts_warrior_steps_to_the_enemy_home_row() -> None:
     assert hero_march(far, 0, empty_far) == pytest.approx(4 / 8)
     assert hero_march(near, 0, empty_near) == pytest.approx(6 / 8)
     assert hero_march(far, 1, empty_far) == 0.0  # Dark has no warrior on the board
-    # The soft levels' weights prefer the nearer warrior; the full-strength ones leave
-    # the walk to the search.
-    shallow = AhayutaPolicy(SHALLOW_WEIGHTS)
-    assert shallow.evaluate(near) > shallow.evaluate(far)
-    assert AhayutaPolicy().evaluate(near) == pytest.approx(AhayutaPolicy().evaluate(far))
+    assert AhayutaPolicy().evaluate(near) > AhayutaPolicy().evaluate(far)
 
 
 def test_hero_march_is_zero_when_blocked_or_a_hero_exists() -> None:
@@ -115,9 +108,8 @@ def _mirrored(position: AhayutaPosition) -> AhayutaPosition:
     )
 
 
-@pytest.mark.parametrize("weights", [WEIGHTS, SHALLOW_WEIGHTS], ids=["full", "shallow"])
-def test_the_evaluation_is_the_same_for_both_colours(weights: EvalWeights) -> None:
-    policy = AhayutaPolicy(weights)
+def test_the_evaluation_is_the_same_for_both_colours() -> None:
+    policy = AhayutaPolicy()
     rng = random.Random(8)
     checked = 0
     for plies in range(4, 80, 3):

@@ -9,10 +9,8 @@ import pytest
 
 from engine.__main__ import main
 from engine.ai.policies.ahayuta import (
-    SHALLOW_WEIGHTS,
     WEIGHTS,
     AhayutaPolicy,
-    EvalWeights,
     evaluation_terms,
     race_distance,
     weighed_score,
@@ -49,10 +47,9 @@ def test_every_fifth_game_is_held_out() -> None:
     assert len(fit) == 8
 
 
-@pytest.mark.parametrize("weights", [WEIGHTS, SHALLOW_WEIGHTS], ids=["full", "shallow"])
-def test_the_ahayuta_terms_weighed_are_the_evaluation(weights: EvalWeights) -> None:
+def test_the_ahayuta_terms_weighed_are_the_evaluation() -> None:
     rng = random.Random(12)
-    policy = AhayutaPolicy(weights)
+    policy = AhayutaPolicy()
     compared = 0
     for plies in range(2, 90, 2):
         position = random_position("ahayuta", 8, plies, rng)
@@ -62,8 +59,8 @@ def test_the_ahayuta_terms_weighed_are_the_evaluation(weights: EvalWeights) -> N
             continue
         me = position.turn
         score = weighed_score(position, me, race_distance(position, me),
-                              race_distance(position, me ^ 1), weights)
-        assert sum(t * w for t, w in zip(terms, weights, strict=True)) == pytest.approx(score)
+                              race_distance(position, me ^ 1))
+        assert sum(t * w for t, w in zip(terms, WEIGHTS, strict=True)) == pytest.approx(score)
         assert policy.evaluate(position) == pytest.approx(1.0 / (1.0 + math.exp(-score)))
         compared += 1
     assert compared > 20

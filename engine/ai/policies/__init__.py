@@ -67,13 +67,9 @@ UNIFORM = GamePolicy()
 _CACHE: dict[tuple[object, ...], GamePolicy] = {}
 
 
-def policy_for(game: Game, *, shallow: bool = False) -> GamePolicy:
-    """The game's policy (module `engine.ai.policies.<name>`, function `make_policy`).
-
-    `shallow`: the policy for searches of a few thousand nodes (the soft levels), from the
-    module's `make_shallow_policy` where it has one. A shallow search cannot see some plans
-    that a deep one finds by itself, so its evaluation may have to weigh them."""
-    ident = (game.identity(), shallow)
+def policy_for(game: Game) -> GamePolicy:
+    """The game's policy (module `engine.ai.policies.<name>`, function `make_policy`)."""
+    ident = game.identity()
     policy = _CACHE.get(ident)
     if policy is None:
         module_name = f"engine.ai.policies.{game.name}"
@@ -84,11 +80,6 @@ def policy_for(game: Game, *, shallow: bool = False) -> GamePolicy:
                 raise
             policy = UNIFORM
         else:
-            if not shallow:
-                policy = module.make_policy(game)
-            elif hasattr(module, "make_shallow_policy"):
-                policy = module.make_shallow_policy(game)
-            else:
-                policy = policy_for(game)
+            policy = module.make_policy(game)
         _CACHE[ident] = policy
     return policy

@@ -14,24 +14,19 @@ with `goal`, and the move fields `kind`, `source`, `target`, `newborn`). Squares
   Ahayuta the opponent could clamp next turn, warriors stuck on the enemy home row. A side
   to move that can step onto the goal or clamp the enemy Ahayuta at once
   (`can_take_ahayuta`) is as good as won and is not weighed.
-  There are two weight sets, both fitted to the results of games between soft alpha-beta
-  players (the method of `python -m engine tune`, engine/ai/tuning.py):
-  - `WEIGHTS`, for the full-strength searchers (Intermediate to Master): the first fit,
-    on about 270 games, without the march terms. It predicted held-out games with a log
-    loss of 0.632, the hand-set evaluation (best scaled) 0.668, and the Master searcher
-    with it beat itself with the hand-set evaluation 30-0 at 0.5 s a move; against UCT
-    at 5 s it won 16-0 on the openings of seeds 27, 28, 31 and 32 (STRENGTH.md).
-  - `SHALLOW_WEIGHTS`, for the soft levels' searches of a few thousand nodes
-    (`make_shallow_policy`): refitted on about 510 games with `hero_march`. Without it the
-    evaluation is almost flat before the first Ahayuta, and a shallow search let a random
-    warrior walk in: Beginner lost 17 of 800 games to random play; with it, none of 800.
-    A deep search sees the walk by itself, and there the march weights measured weaker:
-    13-3 against UCT on the same 16 openings (14-2 with the first fit plus small march
-    weights fitted alone).
-  Material hardly counts in the fits: losing a warrior early brings an Ahayuta (AHA-15),
-  and the race decides most games. (The hand-set evaluation was material plus a capped
-  race lead. Counting a warrior's walk to the hero row as part of that race, with a
-  hand-set weight, did worse; `hero_march` is a term of its own, and a side without an
+  The weights were fitted to the results of about 510 games between soft alpha-beta
+  players using the earlier, hand-set evaluation (the method of `python -m engine tune`,
+  engine/ai/tuning.py). The first fit, without `hero_march`, predicted held-out games with
+  a log loss of 0.632, the hand-set evaluation (best scaled) 0.668, and the Master searcher
+  with it beat itself with the hand-set evaluation 30-0 at 0.5 s a move (STRENGTH.md).
+  Without `hero_march` the evaluation was almost flat before the first Ahayuta, and a
+  shallow search let a random warrior walk in: Beginner lost 17 of 800 games to random
+  play; with it, none of 800 (STRENGTH.md). It looks weaker at the top, though: against
+  UCT at 5 s on the same 16 openings the earlier weights won 16-0, these 13-3. Material
+  hardly counts in the fit: losing a warrior early brings an Ahayuta (AHA-15), and the
+  race decides most games. (The hand-set evaluation was material plus a capped race lead.
+  Counting a warrior's walk to the hero row as part of that race, with a hand-set weight,
+  did worse; `hero_march` is a term of its own, weighed by the fit, and a side without an
   Ahayuta still races as `NO_PATH`.)
 * Ordering: the Ahayuta's winning step, then captures, then forward Ahayuta steps and
   hero moves (a warrior reaching the enemy row), then the rest.
@@ -82,14 +77,7 @@ class EvalWeights(NamedTuple):
     their_march: float
 
 
-# The full-strength searchers' weights: the first fit, without the march terms.
 WEIGHTS = EvalWeights(
-    tempo=0.0, warriors=0.03, reserve=-0.17, ahayuta=0.92, pending=0.21, my_path=0.54,
-    their_path=-0.25, my_close=1.14, their_close=-0.97, lead=4.56, my_two=1.43,
-    their_two=-1.52, hero=0.45, attacked=-0.51, stuck=-0.69, my_march=0.0, their_march=0.0,
-)
-# The soft levels' weights (a few thousand nodes): refitted with the march terms.
-SHALLOW_WEIGHTS = EvalWeights(
     tempo=0.09, warriors=0.1, reserve=-0.21, ahayuta=2.44, pending=1.8, my_path=0.02,
     their_path=0.09, my_close=1.74, their_close=-1.3, lead=4.6, my_two=2.19, their_two=-2.25,
     hero=0.28, attacked=-0.64, stuck=-0.74, my_march=1.58, their_march=-1.68,
@@ -199,10 +187,9 @@ def hero_march(position: AhayutaPosition, side: int, empty: int) -> float:
     return 0.0
 
 
-def weighed_score(
-    position: AhayutaPosition, me: int, mine: int, theirs: int, w: EvalWeights = WEIGHTS
-) -> float:
+def weighed_score(position: AhayutaPosition, me: int, mine: int, theirs: int) -> float:
     """The log-odds that `me` (the side to move) wins, given both race distances."""
+    w = WEIGHTS
     them = me ^ 1
     geo = position.geo
     men, aha, res, pend = position.men, position.aha, position.res, position.pend
@@ -216,10 +203,9 @@ def weighed_score(
         + w.hero * (_hero_squares(position, me, empty) - _hero_squares(position, them, empty))
         + w.stuck * ((men[me] & geo.goal[me]).bit_count()
                      - (men[them] & geo.goal[them]).bit_count())
+        + w.my_march * hero_march(position, me, empty)
+        + w.their_march * hero_march(position, them, empty)
     )
-    if w.my_march or w.their_march:  # the walk costs a quarter of the evaluation
-        score += (w.my_march * hero_march(position, me, empty)
-                  + w.their_march * hero_march(position, them, empty))
     if mine < NO_PATH:
         score += w.my_path + w.my_close * (NO_PATH - mine) / NO_PATH
         if mine == 2:
@@ -321,18 +307,13 @@ class AhayutaPolicy(GamePolicy):
     name = "ahayuta-material"
     has_evaluator = True
 
-    def __init__(self, weights: EvalWeights = WEIGHTS) -> None:
-        self.weights = weights
-
     def evaluate(self, position: Position) -> float:
         assert isinstance(position, AhayutaPosition)
         me = position.turn
         mine = race_distance(position, me)
         if mine == 1 or can_take_ahayuta(position):
             return NEXT_STEP_WINS
-        score = weighed_score(
-            position, me, mine, race_distance(position, me ^ 1), self.weights
-        )
+        score = weighed_score(position, me, mine, race_distance(position, me ^ 1))
         return 1.0 / (1.0 + math.exp(-score))
 
     def order_moves(self, position: Position, moves: Sequence[Move]) -> list[Move]:
@@ -383,8 +364,4 @@ class AhayutaPolicy(GamePolicy):
 
 
 def make_policy(game: Game) -> GamePolicy:
-    return AhayutaPolicy(WEIGHTS)
-
-
-def make_shallow_policy(game: Game) -> GamePolicy:
-    return AhayutaPolicy(SHALLOW_WEIGHTS)
+    return AhayutaPolicy()
