@@ -78,7 +78,9 @@ def run_search(args: argparse.Namespace) -> int:
     game_name = position.game.name
     searcher: Searcher
     if args.level:
-        searcher, limits, _ = level_limits(game_name, args.level, workers=args.workers)
+        searcher, limits, _ = level_limits(
+            game_name, args.level, workers=args.workers, size=position.game.size
+        )
     elif args.time is not None:
         searcher, limits, _ = custom_limits(game_name, args.time, workers=args.workers or 1)
     else:

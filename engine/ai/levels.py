@@ -1,6 +1,6 @@
 """Named levels per game: Beginner, Casual, Intermediate, Strong, Master, plus a custom time.
 
-`level_limits(game_name, level)` returns `(searcher, limits, settings)`. The budgets are
+`level_limits(game_name, level, size=...)` returns `(searcher, limits, settings)`. The budgets are
 what one core does in the given time; Master uses two worker processes where that measured
 at least as strong as one (Bug: root parallel MCTS); Ayu and Ahayuta use one (see the
 alpha-beta root split in root_split.py).
@@ -85,6 +85,19 @@ _LADDER_OVERRIDES: dict[tuple[str, str], tuple[float | None, int | None, float, 
 }
 
 
+# Per game and board size, where one size measured unlike the others (these win over the
+# per-game changes above).
+_SIZE_OVERRIDES: dict[tuple[str, int, str], tuple[float | None, int | None, float, int]] = {
+    # Bug side 3 is short (about 15 plies) and unforgiving: on 150 iterations MCTS lost 7 of
+    # 208 games to random play even at temperature 0, missing wins a solver proves in 8
+    # plies; on 600 at temperature 0, none of 300. The soft choice must stay cool there:
+    # Beginner on 600 at 0.05 beat random play 297-3, Casual on 1500 99-1 and Beginner
+    # 31-9 (STRENGTH.md).
+    ("bug", 3, "beginner"): (None, 600, 0.05, 1),
+    ("bug", 3, "casual"): (None, 1500, 0.02, 1),
+}
+
+
 # Root moves this close to the best get exact scores in the generic alpha-beta, for the
 # softened choice of the easy levels (and the soft players that tuning plays).
 SOFT_ROOT_MARGIN = 300
@@ -114,15 +127,17 @@ def mcts_settings(game_name: str) -> MctsSettings:
 
 
 def level_limits(
-    game_name: str, level: str, *, workers: int | None = None
+    game_name: str, level: str, *, workers: int | None = None, size: int | None = None
 ) -> tuple[Searcher, SearchLimits, LevelSettings]:
-    """The searcher, limits and settings of a named level for a game."""
+    """The searcher, limits and settings of a named level for a game (on a board of `size`,
+    where that matters)."""
     key = level.lower()
     if key not in _LADDER:
         raise EngineError(f"unknown level {level!r}; the levels are {', '.join(LEVELS)}")
-    seconds, iterations, temperature, default_workers = _LADDER_OVERRIDES.get(
-        (game_name, key), _LADDER[key]
-    )
+    budget = _LADDER_OVERRIDES.get((game_name, key), _LADDER[key])
+    if size is not None:
+        budget = _SIZE_OVERRIDES.get((game_name, size, key), budget)
+    seconds, iterations, temperature, default_workers = budget
     count = default_workers if workers is None else workers
     settings = LevelSettings(key, seconds, iterations, temperature, count)
     searcher = searcher_for(game_name, workers=count)

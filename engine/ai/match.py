@@ -52,7 +52,7 @@ def contender(
             raise EngineError("the custom level needs --time")
         searcher, limits, _ = custom_limits(game.name, seconds, workers=workers or 1)
         return Contender(spec, searcher, _scaled(limits, time_scale))
-    searcher, limits, settings = level_limits(game.name, spec, workers=workers)
+    searcher, limits, settings = level_limits(game.name, spec, workers=workers, size=game.size)
     if seconds:
         limits = SearchLimits(time=seconds)
     return Contender(spec, searcher, _scaled(limits, time_scale))

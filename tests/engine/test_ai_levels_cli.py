@@ -143,3 +143,13 @@ def test_a_match_gives_each_level_its_own_workers_unless_told() -> None:
     assert not isinstance(contender(game, "strong", None).searcher, ParallelSearcher)
     assert not isinstance(contender(game, "master", None, 1).searcher, ParallelSearcher)
     assert isinstance(contender(game, "strong", None, 2).searcher, ParallelSearcher)
+
+
+def test_bug_side_3_gives_its_soft_levels_their_own_budgets() -> None:
+    small = level_limits("bug", "beginner", size=3)[1].iterations
+    assert small is not None and small > level_limits("bug", "beginner", size=4)[1].iterations
+    assert level_limits("bug", "beginner")[1] == level_limits("bug", "beginner", size=4)[1]
+    casual = level_limits("bug", "casual", size=3)[1].iterations
+    assert casual is not None and casual > small
+    # The match tool and the search command pass the board's size along.
+    assert contender(new_game("bug", 3), "beginner", None).limits.iterations == small
