@@ -1,7 +1,8 @@
 """Named levels per game: Beginner, Casual, Intermediate, Strong, Master, plus a custom time.
 
-`level_limits(game_name, level, size=...)` returns `(searcher, limits, settings)`. The budgets are
-what one core does in the given time; Master uses two worker processes where that measured
+`level_limits(game_name, level, size=...)` returns `(searcher, limits, settings)`; pass the
+board's size, since a size may have budgets of its own. The budgets are what one core
+does in the given time; Master uses two worker processes where that measured
 at least as strong as one (Bug: root parallel MCTS); Ayu and Ahayuta use one (see the
 alpha-beta root split in root_split.py).
 The easy levels search a little, then choose softly among the top candidates
