@@ -21,12 +21,12 @@ with `goal`, and the move fields `kind`, `source`, `target`, `newborn`). Squares
   with it beat itself with the hand-set evaluation 30-0 at 0.5 s a move (STRENGTH.md).
   Without `hero_march` the evaluation was almost flat before the first Ahayuta, and a
   shallow search let a random warrior walk in: Beginner lost 17 of 800 games to random
-  play; with it, none of 800 (STRENGTH.md). Against UCT at 5 s on the same 16 openings
-  the earlier weights won 16-0, these 13-3 (within the noise); in alpha-beta play these
-  are clearly the stronger: a Strong with the earlier weights lost 3-17 to an
-  Intermediate with these (STRENGTH.md, "Which weights"). Material
-  hardly counts in the fit: losing a warrior early brings an Ahayuta (AHA-15), and the
-  race decides most games. (The hand-set evaluation was material plus a capped race lead.
+  play; with it, none of 800 (STRENGTH.md). Head to head these weights are clearly the
+  stronger: 8-0 against the earlier ones at 5 s a move, and a Strong with the earlier
+  weights lost 3-17 to an Intermediate with these. Against UCT at 5 s the earlier
+  weights did better, 31-1 against 16-4 (STRENGTH.md, "Which weights"). Material hardly
+  counts in the fit: losing a warrior early brings an Ahayuta (AHA-15), and the race
+  decides most games. (The hand-set evaluation was material plus a capped race lead.
   Counting a warrior's walk to the hero row as part of that race, with a hand-set weight,
   did worse; `hero_march` is a term of its own, weighed by the fit, and a side without an
   Ahayuta still races as `NO_PATH`.)
