@@ -15,7 +15,7 @@ import time
 
 from engine.ai.common import Searcher, SearchInfo, SearchLimits, history_keys
 from engine.ai.levels import LEVELS, custom_limits, level_limits, searcher_for
-from engine.ai.match import Contender, GameRecord, contender, run_match
+from engine.ai.match import Contender, GameRecord, contender, record_text, run_match
 from engine.core import EngineError
 from engine.registry import new_game, parse_position
 
@@ -49,6 +49,8 @@ def add_subcommands(commands: argparse._SubParsersAction[argparse.ArgumentParser
     match.add_argument("--option", action="append", default=[], metavar="NAME=VALUE")
     match.add_argument("--opening-plies", type=int, default=2,
                        help="random first plies, shared by each pair of games")
+    match.add_argument("--record", metavar="FILE", default=None,
+                       help="append every game's moves to FILE as it ends")
     match.set_defaults(run=run_match_command)
 
     tune = commands.add_parser(
@@ -122,8 +124,20 @@ def run_match_command(args: argparse.Namespace) -> int:
     if args.time_scale != 1.0:
         print(f"time scale {args.time_scale:g}: {_budget(first)}; {_budget(second)}", flush=True)
     began = time.perf_counter()
+    start = game.start().to_text()
+    labels = (first.label, second.label)
+    if args.record:
+        try:
+            open(args.record, "a", encoding="utf-8").close()
+        except OSError as error:
+            raise EngineError(f"cannot write the record file {args.record}: "
+                              f"{error.strerror}") from None
 
     def report(number: int, record: GameRecord) -> None:
+        if args.record:
+            # Appended game by game, so a match stopped early keeps the games it played.
+            with open(args.record, "a", encoding="utf-8") as file:
+                file.write(record_text(number, record, start, labels))
         result = {0: f"{first.label} wins", 1: f"{second.label} wins", None: "draw"}[
             record.winner
         ]

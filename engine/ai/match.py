@@ -70,6 +70,22 @@ class GameRecord:
     plies: int
     capped: bool
     first_player_won: bool | None  # did the game's first player (Black/Light) win?
+    moves: tuple[str, ...] = ()  # every move from the start, random opening included
+    first_player: str = ""  # label of the contender that moved first
+
+
+def record_text(number: int, record: GameRecord, start: str, labels: tuple[str, str]) -> str:
+    """One game for `--record`: a heading line, then `python -m engine play` arguments.
+
+    The moves can be replayed with `python -m engine play "<start>" <moves...>`.
+    """
+    if record.winner is None:
+        result = "a draw at the unofficial ply cap" if record.capped else "a draw"
+    else:
+        result = f"{labels[record.winner]} won"
+    heading = (f"game {number + 1}: {record.first_player} moved first; {result} "
+               f"in {record.plies} plies")
+    return f"{heading}\nstart: {start}\nmoves: {' '.join(record.moves)}\n\n"
 
 
 @dataclass
@@ -131,16 +147,20 @@ def play_game(
     rng: random.Random,
     ply_cap: int,
     opening: list[str] | None = None,
-) -> tuple[int | None, int, bool]:
-    """One game; `seats[0]` moves first. Returns (winning seat or None, plies, capped)."""
+) -> tuple[int | None, int, bool, tuple[str, ...]]:
+    """One game; `seats[0]` moves first.
+
+    Returns (winning seat or None, plies, capped, the moves played from the start).
+    """
     position = game.start()
-    for text in opening or []:
+    moves = list(opening or [])
+    for text in moves:
         position.play(text)
     history: list[int] = []
-    plies = len(opening or [])
+    plies = len(moves)
     while position.outcome() is None:
         if plies >= ply_cap:
-            return None, plies, True
+            return None, plies, True, tuple(moves)
         seat = seats[position.turn]
         result = seat.searcher.search(
             position, history, seat.limits, rng=random.Random(rng.getrandbits(32))
@@ -148,13 +168,14 @@ def play_game(
         if result.best_move is None:
             raise EngineError(f"{seat.label} returned no move in {position.to_text()}")
         # The position keeps its own history of pushed moves; `history` stays empty.
+        moves.append(result.best_move.to_text())
         position.push(result.best_move)
         plies += 1
     outcome = position.outcome()
     assert outcome is not None
     if outcome.winner is None:
-        return None, plies, False
-    return game.players.index(outcome.winner), plies, False
+        return None, plies, False, tuple(moves)
+    return game.players.index(outcome.winner), plies, False, tuple(moves)
 
 
 def run_match(
@@ -176,12 +197,12 @@ def run_match(
         if first_moves_first:
             opening = random_opening(game, opening_plies, random.Random(f"{seed}-{number}"))
         seats = (first, second) if first_moves_first else (second, first)
-        winner_seat, plies, capped = play_game(game, seats, rng, cap, opening)
+        winner_seat, plies, capped, moves = play_game(game, seats, rng, cap, opening)
         if winner_seat is None:
-            record = GameRecord(None, plies, capped, None)
+            record = GameRecord(None, plies, capped, None, moves, seats[0].label)
         else:
             winner = winner_seat if first_moves_first else 1 - winner_seat
-            record = GameRecord(winner, plies, capped, winner_seat == 0)
+            record = GameRecord(winner, plies, capped, winner_seat == 0, moves, seats[0].label)
         records.append(record)
         if on_game is not None:
             on_game(number, record)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import pytest
 
@@ -12,7 +13,7 @@ from engine.ai.levels import LEVELS, custom_limits, level_limits
 from engine.ai.match import contender, run_match
 from engine.ai.parallel import ParallelSearcher
 from engine.core import EngineError
-from engine.registry import new_game
+from engine.registry import new_game, parse_position
 from tests.engine.ai_helpers import random_position, registered_games
 
 AYU_START_9 = (
@@ -117,6 +118,40 @@ def test_match_against_random_counts_every_game() -> None:
     result = run_match(game, first, second, 2, seed=3)
     assert len(result.records) == 2
     assert all(r.plies > 0 for r in result.records)
+
+
+def test_cli_match_records_games_that_replay_to_their_results(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    record = tmp_path / "games.txt"
+    code = main(["match", "--game", "ayu", "--size", "5", "--first", "random", "--second",
+                 "uct", "--games", "2", "--time", "0.02", "--seed", "4",
+                 "--record", str(record)])
+    assert code == 0
+    blocks = record.read_text(encoding="utf-8").strip().split("\n\n")
+    assert len(blocks) == 2
+    for number, block in enumerate(blocks, start=1):
+        heading, start, moves = block.split("\n")
+        assert heading.startswith(f"game {number}: ")
+        assert ("random moved first" in heading) == (number == 1)
+        position = parse_position(start.removeprefix("start: "))
+        for text in moves.removeprefix("moves: ").split():
+            position.play(text)
+        outcome = position.outcome()
+        assert outcome is not None
+        winner_label = heading.split("; ")[1].split(" won")[0]
+        first_label = heading.split(": ")[1].split(" moved")[0]
+        first_won = outcome.winner == position.game.players[0]
+        assert (winner_label == first_label) == first_won
+
+
+def test_cli_match_says_when_it_cannot_write_the_record(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code = main(["match", "--game", "ayu", "--size", "5", "--first", "random", "--second",
+                 "random", "--games", "1", "--record", str(tmp_path / "no" / "such.txt")])
+    assert code == 2
+    assert "cannot write the record file" in capsys.readouterr().err
 
 
 def test_parallel_search_returns_a_legal_move() -> None:
