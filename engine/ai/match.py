@@ -105,6 +105,8 @@ class MatchResult:
         decided = [r.first_player_won for r in self.records if r.first_player_won is not None]
         first_rate = sum(decided) / len(decided) if decided else 0.0
         length = sum(r.plies for r in self.records) / n if n else 0.0
+        pairs = [self.records[i:i + 2] for i in range(0, n - 1, 2)]
+        split = sum(1 for a, b in pairs if {a.winner, b.winner} == {0, 1})
         return [
             f"{self.first} vs {self.second}: {n} games",
             f"{self.first}: {wins} wins, {draws} draws, {losses} losses; "
@@ -112,6 +114,8 @@ class MatchResult:
             f"draws at the unofficial ply cap: {capped}",
             f"average game length: {length:.1f} plies",
             f"first player's win rate (decided games): {first_rate:.3f}",
+            # A split pair: each side won with the same colour from the same opening.
+            f"opening pairs split 1-1: {split} of {len(pairs)}",
         ]
 
 

@@ -10,7 +10,7 @@ import pytest
 from engine.__main__ import main
 from engine.ai.common import SearchLimits
 from engine.ai.levels import LEVELS, custom_limits, level_limits
-from engine.ai.match import contender, run_match
+from engine.ai.match import GameRecord, MatchResult, contender, run_match
 from engine.ai.parallel import ParallelSearcher
 from engine.core import EngineError
 from engine.registry import new_game, parse_position
@@ -152,6 +152,16 @@ def test_cli_match_says_when_it_cannot_write_the_record(
                  "random", "--games", "1", "--record", str(tmp_path / "no" / "such.txt")])
     assert code == 2
     assert "cannot write the record file" in capsys.readouterr().err
+
+
+def test_match_totals_count_the_opening_pairs_each_side_won_once() -> None:
+    def game(winner: int | None) -> GameRecord:
+        return GameRecord(winner, 40, False, None if winner is None else winner == 0)
+
+    # Pairs: split (0 then 1), swept by the first contender, one drawn game, then an odd game.
+    records = [game(0), game(1), game(0), game(0), game(None), game(1), game(1)]
+    lines = MatchResult("a", "b", records).lines()
+    assert "opening pairs split 1-1: 1 of 3" in lines
 
 
 def test_parallel_search_returns_a_legal_move() -> None:
