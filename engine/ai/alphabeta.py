@@ -60,6 +60,10 @@ class AlphaBetaSettings:
     # Which of the root moves this search takes when worker processes split them
     # (engine/ai/root_split.py): share `index` of `count` (see `root_share`); (0, 1) is all.
     root_share: tuple[int, int] = (0, 1)
+    # Below `order_depth`, try first the moves that cut off at the same ply elsewhere
+    # (killers), then the others by how often they cut off anywhere (history).
+    killers: bool = True
+    history_order: bool = True
 
 
 class _SearchStoppedError(Exception):
@@ -246,6 +250,8 @@ class _Run(TableReporting):
         self.limits = limits
         self.should_stop = should_stop
         self.table: dict[int, tuple[int, int, int, Move | None]] = {}
+        self.killers: list[list[Move | None]] = [[None, None] for _ in range(130)]
+        self.history: dict[Move, int] = {}
         self.nodes = 0
         self.clock = Clock()
         self.deadline = None if limits.time is None else self.clock.began + limits.time
@@ -315,8 +321,20 @@ class _Run(TableReporting):
                 if e_flag == UPPER and score <= alpha:
                     return score
         moves = position.legal_moves()
-        if ply < self.settings.order_depth and len(moves) > 1:
-            moves = self.policy.order_moves(position, moves)
+        settings = self.settings
+        killers = self.killers[ply] if ply < len(self.killers) else [None, None]
+        if len(moves) > 1:
+            if ply < settings.order_depth:
+                moves = self.policy.order_moves(position, moves)
+            else:
+                if settings.history_order:
+                    history = self.history
+                    moves.sort(key=lambda m: history.get(m, 0), reverse=True)
+                if settings.killers:
+                    for killer in (killers[1], killers[0]):
+                        if killer is not None and killer in moves:
+                            moves.remove(killer)
+                            moves.insert(0, killer)
         if hint is not None and hint in moves:
             moves.remove(hint)
             moves.insert(0, hint)
@@ -334,6 +352,9 @@ class _Run(TableReporting):
                 if score > alpha:
                     alpha = score
                     if alpha >= beta:
+                        if killers[0] != move:
+                            killers[1], killers[0] = killers[0], move
+                        self.history[move] = self.history.get(move, 0) + depth * depth
                         break
         flag = UPPER if best <= original_alpha else LOWER if best >= beta else EXACT
         self.table[key] = (depth, to_table(best, ply), flag, best_move)
