@@ -322,7 +322,9 @@ class _Run(TableReporting):
                     return score
         moves = position.legal_moves()
         settings = self.settings
-        killers = self.killers[ply] if ply < len(self.killers) else [None, None]
+        killers: list[Move | None] = (
+            self.killers[ply] if ply < len(self.killers) else [None, None]
+        )
         if len(moves) > 1:
             if ply < settings.order_depth:
                 moves = self.policy.order_moves(position, moves)

@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-from engine.ai.alphabeta import AlphaBetaSearcher
+from engine.ai.alphabeta import AlphaBetaSearcher, AlphaBetaSettings
 from engine.ai.common import SearchLimits, SearchResult, history_keys
 from engine.ai.levels import searcher_for
 from engine.ai.mcts import MctsSearcher, MctsSettings
@@ -222,3 +222,16 @@ def test_random_searcher_plays_legal_moves() -> None:
         position = random_position(name, size, 3, random.Random(5))
         result = RandomSearcher().search(position, [], SearchLimits(iterations=1))
         assert result.best_move in position.legal_moves()
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_killer_and_history_order_leave_a_fixed_depth_result_unchanged(seed: int) -> None:
+    # The order only changes how soon cut-offs come, never the minimax value of a depth.
+    position = random_position("ahayuta", 8, 10 + 6 * seed, random.Random(seed))
+    plain = AlphaBetaSearcher(AlphaBetaSettings(killers=False, history_order=False))
+    ordered = AlphaBetaSearcher(AlphaBetaSettings())
+    limits = SearchLimits(depth=4)
+    first = plain.search(position, [], limits, rng=random.Random(1))
+    second = ordered.search(position, [], limits, rng=random.Random(1))
+    assert first.value == second.value
+    assert first.depth == second.depth == 4
