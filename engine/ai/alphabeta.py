@@ -250,7 +250,10 @@ class _Run(TableReporting):
         self.limits = limits
         self.should_stop = should_stop
         self.table: dict[int, tuple[int, int, int, Move | None]] = {}
-        self.killers: list[list[Move | None]] = [[None, None] for _ in range(130)]
+        # A ply never exceeds the deepest iteration, so one slot pair per ply up to it.
+        self.killers: list[list[Move | None]] = [
+            [None, None] for _ in range(settings.max_depth + 1)
+        ]
         self.history: dict[Move, int] = {}
         self.nodes = 0
         self.clock = Clock()
@@ -322,9 +325,7 @@ class _Run(TableReporting):
                     return score
         moves = position.legal_moves()
         settings = self.settings
-        killers: list[Move | None] = (
-            self.killers[ply] if ply < len(self.killers) else [None, None]
-        )
+        killers = self.killers[ply]
         if len(moves) > 1:
             if ply < settings.order_depth:
                 moves = self.policy.order_moves(position, moves)
