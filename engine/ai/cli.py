@@ -12,6 +12,7 @@ import math
 import random
 import sys
 import time
+from dataclasses import replace
 
 from engine.ai.common import Searcher, SearchInfo, SearchLimits, history_keys
 from engine.ai.levels import LEVELS, custom_limits, level_limits, searcher_for
@@ -121,6 +122,11 @@ def run_match_command(args: argparse.Namespace) -> int:
     game = new_game(args.game, args.size, **options)
     first = contender(game, args.first.lower(), args.time, args.workers, args.time_scale)
     second = contender(game, args.second.lower(), args.time, args.workers, args.time_scale)
+    if first.label == second.label:
+        # Otherwise "master wins" and a record's "master moved first; master won" would not
+        # say which side.
+        first = replace(first, label=f"{first.label} #1")
+        second = replace(second, label=f"{second.label} #2")
     if args.time_scale != 1.0:
         print(f"time scale {args.time_scale:g}: {_budget(first)}; {_budget(second)}", flush=True)
     began = time.perf_counter()

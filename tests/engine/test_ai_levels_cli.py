@@ -154,6 +154,21 @@ def test_cli_match_says_when_it_cannot_write_the_record(
     assert "cannot write the record file" in capsys.readouterr().err
 
 
+def test_cli_match_tells_apart_two_sides_of_the_same_level(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    record = tmp_path / "games.txt"
+    code = main(["match", "--game", "ayu", "--size", "5", "--first", "random", "--second",
+                 "random", "--games", "2", "--seed", "3", "--record", str(record)])
+    assert code == 0
+    out = capsys.readouterr().out
+    assert "random #1" in out and "random #2" in out
+    headings = [block.split("\n")[0]
+                for block in record.read_text(encoding="utf-8").strip().split("\n\n")]
+    assert "random #1 moved first" in headings[0]
+    assert "random #2 moved first" in headings[1]
+
+
 def test_match_totals_count_the_opening_pairs_each_side_won_once() -> None:
     def game(winner: int | None) -> GameRecord:
         return GameRecord(winner, 40, False, None if winner is None else winner == 0)
