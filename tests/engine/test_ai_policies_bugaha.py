@@ -12,7 +12,9 @@ from engine.ai.policies.ahayuta import (
     AhayutaPolicy,
     can_take_ahayuta,
     hero_march,
+    march_steps,
     race_distance,
+    race_terms,
     weighed_score,
 )
 from engine.games.ahayuta import AhayutaPosition
@@ -54,9 +56,11 @@ def test_hero_march_counts_warrior_steps_to_the_enemy_home_row() -> None:
     near = _ahayuta("ahayuta 8 6/8/2W5/8/8/8/8/6 l 5/6 -")
     empty_far = far.geo.board_mask & ~far.men[0]
     empty_near = near.geo.board_mask & ~near.men[0]
-    assert hero_march(far, 0, empty_far) == pytest.approx(4 / 8)
-    assert hero_march(near, 0, empty_near) == pytest.approx(6 / 8)
-    assert hero_march(far, 1, empty_far) == 0.0  # Dark has no warrior on the board
+    assert march_steps(far, 0, empty_far) == 4
+    assert march_steps(near, 0, empty_near) == 2
+    assert hero_march(4) == pytest.approx(4 / 8) and hero_march(2) == pytest.approx(6 / 8)
+    assert march_steps(far, 1, empty_far) is None  # Dark has no warrior on the board
+    assert hero_march(None) == 0.0
     assert AhayutaPolicy().evaluate(near) > AhayutaPolicy().evaluate(far)
 
 
@@ -64,11 +68,28 @@ def test_hero_march_is_zero_when_blocked_or_a_hero_exists() -> None:
     # d7 could only step to c8 or e8, and Dark stands on both.
     blocked = _ahayuta("ahayuta 8 1w1w2/3W4/8/8/8/8/8/6 l 5/4 -")
     empty = blocked.geo.board_mask & ~(blocked.men[0] | blocked.men[1])
-    assert hero_march(blocked, 0, empty) == 0.0
+    assert march_steps(blocked, 0, empty) is None
     # Light already has an Ahayuta on a3: a warrior on c6 makes no second one.
     with_hero = _ahayuta("ahayuta 8 6/8/2W5/8/8/A7/8/6 l 5/6 -")
     empty = with_hero.geo.board_mask & ~(with_hero.men[0] | with_hero.aha[0])
-    assert hero_march(with_hero, 0, empty) == 0.0
+    assert march_steps(with_hero, 0, empty) is None
+
+
+def test_the_race_terms_compare_the_turns_each_side_needs_to_the_goal() -> None:
+    # Neither side has an Ahayuta: Light (to move) marches 2 steps, Dark 4; each newborn then
+    # walks 7 turns. Light is 2 turns ahead.
+    assert race_terms(NO_PATH, NO_PATH, 2, 4) == (0.5, 1.0)
+    assert race_terms(NO_PATH, NO_PATH, 4, 2) == (-0.5, -1.0)
+    assert race_terms(NO_PATH, NO_PATH, 3, 3) == (0.0, 1.0)  # the mover arrives first
+    # Dark has an Ahayuta 5 turns from the goal; Light's march takes 1 + 7.
+    assert race_terms(NO_PATH, 5, 1, None) == (-0.75, -1.0)
+    assert race_terms(NO_PATH, 5, None, None) == (0.0, 0.0)  # Light has no way yet
+    assert race_terms(4, 6, None, None) == (0.0, 0.0)  # both Ahayutas: `lead` weighs that
+    # Behind: Light's warrior on c4 is 4 steps from rank 8, Dark's on d3 2 from rank 1.
+    # Ahead: Light's on c6 is 2 steps away, Dark's on e5 4.
+    behind = _ahayuta("ahayuta 8 6/8/8/8/2W5/3w4/8/6 l 5/5 -")
+    ahead = _ahayuta("ahayuta 8 6/8/2W5/4w3/8/8/8/6 l 5/5 -")
+    assert AhayutaPolicy().evaluate(ahead) > AhayutaPolicy().evaluate(behind)
 
 
 def test_the_evaluation_sees_a_winning_step_and_an_ahayuta_capture() -> None:

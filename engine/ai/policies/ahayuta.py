@@ -10,7 +10,9 @@ with `goal`, and the move fields `kind`, `source`, `target`, `newborn`). Squares
   home row over empty squares (`race_distance`), whether each has a path at all, who
   leads when both have one, an Ahayuta two steps from the goal; while a side has no
   Ahayuta yet, how near its warriors are to becoming one: warriors that could step onto
-  the enemy home row next turn, and how many steps the nearest needs (`hero_march`); an
+  the enemy home row next turn, and how many steps the nearest needs (`hero_march`); while
+  not both have an Ahayuta, which side could have one at the goal first (`race_terms`:
+  an Ahayuta's race distance, or a warrior's march plus the newborn's walk); an
   Ahayuta the opponent could clamp next turn, warriors stuck on the enemy home row. A side
   to move that can step onto the goal or clamp the enemy Ahayuta at once
   (`can_take_ahayuta`) is as good as won and is not weighed.
@@ -26,7 +28,11 @@ with `goal`, and the move fields `kind`, `source`, `target`, `newborn`). Squares
   weights lost 3-17 to an Intermediate with these. Against UCT at 5 s the earlier
   weights did better, 31-1 against 16-4 (STRENGTH.md, "Which weights"). Material hardly
   counts in the fit: losing a warrior early brings an Ahayuta (AHA-15), and the race
-  decides most games. (The hand-set evaluation was material plus a capped race lead.
+  decides most games. The race terms came last (2026-12-01): a fit of three weights (one
+  scale on the score above, and the two race weights) to 185 games of the current soft
+  players cut the held-out log loss from 0.528 to 0.512, and the Master searcher with them
+  beat itself without them 15-1 at 1 s a move (STRENGTH.md). So every earlier weight is
+  the earlier fit times 0.545. (The hand-set evaluation was material plus a capped race lead.
   Counting a warrior's walk to the hero row as part of that race, with a hand-set weight,
   did worse; `hero_march` is a term of its own, weighed by the fit, and a side without an
   Ahayuta still races as `NO_PATH`.)
@@ -77,12 +83,18 @@ class EvalWeights(NamedTuple):
     stuck: float  # per warrior standing on the enemy home row
     my_march: float  # no Ahayuta yet: times (8 - steps a warrior needs to the hero row) / 8
     their_march: float
+    # Not both sides have an Ahayuta, but both have a way to one at the goal: each side's
+    # turns to the goal (`time_to_goal`), their difference / 4 (capped at 2 either way),
+    # and +1 or -1 as the side to move gets there first (or at the same time) or not.
+    race_lead: float
+    race_ahead: float
 
 
 WEIGHTS = EvalWeights(
-    tempo=0.09, warriors=0.1, reserve=-0.21, ahayuta=2.44, pending=1.8, my_path=0.02,
-    their_path=0.09, my_close=1.74, their_close=-1.3, lead=4.6, my_two=2.19, their_two=-2.25,
-    hero=0.28, attacked=-0.64, stuck=-0.74, my_march=1.58, their_march=-1.68,
+    tempo=0.049, warriors=0.055, reserve=-0.114, ahayuta=1.33, pending=0.981, my_path=0.011,
+    their_path=0.049, my_close=0.948, their_close=-0.709, lead=2.507, my_two=1.194,
+    their_two=-1.226, hero=0.153, attacked=-0.349, stuck=-0.403, my_march=0.861,
+    their_march=-0.916, race_lead=0.761, race_ahead=0.263,
 )
 
 
@@ -172,21 +184,51 @@ def _hero_squares(position: AhayutaPosition, side: int, empty: int) -> int:
     return min(2, targets.bit_count())
 
 
-def hero_march(position: AhayutaPosition, side: int, empty: int) -> float:
-    """(8 - steps) / 8, where steps is how many warrior steps over empty squares `side`
-    needs to reach an empty enemy home-row square and become a hero (AHA-14); 0 if `side`
-    has or is owed an Ahayuta, or no warrior can get there."""
+def march_steps(position: AhayutaPosition, side: int, empty: int) -> int | None:
+    """How many warrior steps over empty squares `side` needs to reach an empty enemy
+    home-row square and become a hero (AHA-14); None if `side` has or is owed an Ahayuta,
+    or no warrior can get there."""
     if position.aha[side] or position.pend[side]:
-        return 0.0
+        return None
     goal = position.geo.goal[side]
     frontier = position.men[side]
     for steps in range(1, 8):
         frontier = _warrior_targets(frontier, side) & empty
         if not frontier:
-            return 0.0
+            return None
         if frontier & goal:
-            return (8 - steps) / 8
-    return 0.0
+            return steps
+    return None
+
+
+def hero_march(steps: int | None) -> float:
+    """The march term: (8 - steps) / 8 for `march_steps`, 0 where there is no march."""
+    return 0.0 if steps is None else (8 - steps) / 8
+
+
+# Turns a newborn Ahayuta needs from its home row to the goal on an open board.
+HERO_RACE = 7
+
+
+def time_to_goal(race: int, march: int | None) -> int | None:
+    """Turns until `side`'s Ahayuta could reach the goal: its race distance, or else the
+    warrior march to the hero row and then the newborn's walk; None if neither is open."""
+    if race < NO_PATH:
+        return race
+    return None if march is None else march + HERO_RACE
+
+
+def race_terms(mine: int, theirs: int, my_march: int | None, their_march: int | None) -> tuple[
+    float, float
+]:
+    """(race_lead, race_ahead) of `EvalWeights` for the side to move."""
+    if mine < NO_PATH and theirs < NO_PATH:
+        return 0.0, 0.0  # the Ahayutas' own race (`lead`) says it
+    my_time, their_time = time_to_goal(mine, my_march), time_to_goal(theirs, their_march)
+    if my_time is None or their_time is None:
+        return 0.0, 0.0
+    lead = max(-2.0, min(2.0, (their_time - my_time) / 4.0))
+    return lead, 1.0 if my_time <= their_time else -1.0
 
 
 def weighed_score(position: AhayutaPosition, me: int, mine: int, theirs: int) -> float:
@@ -196,6 +238,8 @@ def weighed_score(position: AhayutaPosition, me: int, mine: int, theirs: int) ->
     geo = position.geo
     men, aha, res, pend = position.men, position.aha, position.res, position.pend
     empty = geo.board_mask & ~(men[0] | men[1] | aha[0] | aha[1])
+    my_march, their_march = march_steps(position, me, empty), march_steps(position, them, empty)
+    race_lead, race_ahead = race_terms(mine, theirs, my_march, their_march)
     score = (
         w.tempo
         + w.warriors * (men[me].bit_count() - men[them].bit_count())
@@ -205,8 +249,10 @@ def weighed_score(position: AhayutaPosition, me: int, mine: int, theirs: int) ->
         + w.hero * (_hero_squares(position, me, empty) - _hero_squares(position, them, empty))
         + w.stuck * ((men[me] & geo.goal[me]).bit_count()
                      - (men[them] & geo.goal[them]).bit_count())
-        + w.my_march * hero_march(position, me, empty)
-        + w.their_march * hero_march(position, them, empty)
+        + w.my_march * hero_march(my_march)
+        + w.their_march * hero_march(their_march)
+        + w.race_lead * race_lead
+        + w.race_ahead * race_ahead
     )
     if mine < NO_PATH:
         score += w.my_path + w.my_close * (NO_PATH - mine) / NO_PATH
@@ -237,6 +283,7 @@ def evaluation_terms(position: Position) -> tuple[float, ...] | None:
     men, aha, res, pend = position.men, position.aha, position.res, position.pend
     empty = geo.board_mask & ~(men[0] | men[1] | aha[0] | aha[1])
     both = mine < NO_PATH and theirs < NO_PATH
+    my_march, their_march = march_steps(position, me, empty), march_steps(position, them, empty)
     return (
         1.0,
         men[me].bit_count() - men[them].bit_count(),
@@ -253,8 +300,9 @@ def evaluation_terms(position: Position) -> tuple[float, ...] | None:
         _hero_squares(position, me, empty) - _hero_squares(position, them, empty),
         1.0 if aha[me] and can_take_ahayuta(position, them) else 0.0,
         (men[me] & geo.goal[me]).bit_count() - (men[them] & geo.goal[them]).bit_count(),
-        hero_march(position, me, empty),
-        hero_march(position, them, empty),
+        hero_march(my_march),
+        hero_march(their_march),
+        *race_terms(mine, theirs, my_march, their_march),
     )
 
 
