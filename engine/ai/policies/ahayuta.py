@@ -28,14 +28,14 @@ with `goal`, and the move fields `kind`, `source`, `target`, `newborn`). Squares
   weights lost 3-17 to an Intermediate with these. Against UCT at 5 s the earlier
   weights did better, 31-1 against 16-4 (STRENGTH.md, "Which weights"). Material hardly
   counts in the fit: losing a warrior early brings an Ahayuta (AHA-15), and the race
-  decides most games. The race terms came last (2026-12-01): a fit of three weights (one
-  scale on the score above, and the two race weights) to 185 games of the current soft
-  players cut the held-out log loss from 0.528 to 0.512, and the Master searcher with them
-  beat itself without them 15-1 at 1 s a move (STRENGTH.md). So every earlier weight is
-  the earlier fit times 0.545. (The hand-set evaluation was material plus a capped race lead.
-  Counting a warrior's walk to the hero row as part of that race, with a hand-set weight,
-  did worse; `hero_march` is a term of its own, weighed by the fit, and a side without an
-  Ahayuta still races as `NO_PATH`.)
+  decides most games. (The hand-set evaluation was material plus a capped race lead.
+  Counting a warrior's walk to the hero row as part of that lead, with a hand-set weight,
+  did worse; `hero_march` and the race terms are terms of their own, weighed by a fit.)
+  The race terms came last (2026-12-01): a fit of three weights (one scale on the score
+  above, and the two race weights) to 148 games of the current soft players cut the log
+  loss on 37 held-out games from 0.528 to 0.512, and the Master searcher with them beat
+  itself without them 17-3 at 1 s a move (STRENGTH.md). So every earlier weight is the
+  earlier fit times 0.545.
 * Ordering: the Ahayuta's winning step, then captures, then forward Ahayuta steps and
   hero moves (a warrior reaching the enemy row), then the rest.
 * Playouts: always take a winning step, and prefer a capture among a few sampled moves.
