@@ -218,9 +218,9 @@ def time_to_goal(race: int, march: int | None) -> int | None:
     return None if march is None else march + HERO_RACE
 
 
-def race_terms(mine: int, theirs: int, my_march: int | None, their_march: int | None) -> tuple[
-    float, float
-]:
+def race_terms(
+    mine: int, theirs: int, my_march: int | None, their_march: int | None
+) -> tuple[float, float]:
     """(race_lead, race_ahead) of `EvalWeights` for the side to move."""
     if mine < NO_PATH and theirs < NO_PATH:
         return 0.0, 0.0  # the Ahayutas' own race (`lead`) says it
