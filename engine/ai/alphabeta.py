@@ -88,6 +88,8 @@ class TableReporting:
     stop_error: type[Exception]  # what the searcher raises to stop
     should_stop: StopCheck
     deadline: float | None
+    # The unfinished depth so far: (best score, its move, the moves scored), or None.
+    partial: tuple[int, Move, dict[Move, int]] | None = None
 
     def _stopped(self) -> bool:
         """The stop flag or the deadline (while a share waits, not counting nodes)."""
@@ -107,6 +109,10 @@ class TableReporting:
         `reorder(moves, best, scores)` orders the root moves for the next depth. With
         shared root bounds `best` may be a move taken over from another share, and
         `scores` may lack moves of this share that another took over.
+
+        When time or the node budget runs out inside a depth, a root move that already
+        scored above the last depth's best there is played: the first move searched is
+        that best, so the other one is better at the deeper look (not with shared bounds).
         """
         self.shared_root = None if self.root_bounds is None else SharedRootSearch(
             self.root_bounds, self.root_order, self.share[1], self._stopped, self.stop_error
@@ -121,6 +127,12 @@ class TableReporting:
                 try:
                     score, move, depth_scores, exact = self._root(moves, depth)
                 except self.stop_error:
+                    partial = self.partial
+                    if partial is not None and partial[1] != moves[0]:
+                        # A move beat the last depth's best at this depth: play it, though
+                        # the depth is unfinished (`depth_done` stays).
+                        best_move, best_score = partial[1], partial[0]
+                        scores = {**scores, **partial[2]}
                     break
                 if score <= -MATE_ZONE and not depth_scores.keys() >= set(moves):
                     # Every move this share searched loses, but another share searched some
@@ -153,6 +165,7 @@ class TableReporting:
         `score_move(move, depth, alpha, beta)` is the move's fail-soft score for the
         mover. Root moves within `margin` of the best get exact scores (the soft levels).
         """
+        self.partial = None
         if self.shared_root is not None:
             return self.shared_root.search(moves, depth, score_move)
         alpha, beta = -MATE - 1, MATE + 1
@@ -164,6 +177,7 @@ class TableReporting:
             scores[move] = score
             if score > alpha:
                 alpha, best_move = score, move
+            self.partial = (alpha, best_move, scores)
         return alpha, best_move, scores, True
 
     def _pv(self, first: Move) -> tuple[Move, ...]:

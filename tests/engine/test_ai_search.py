@@ -235,3 +235,32 @@ def test_killer_and_history_order_leave_a_fixed_depth_result_unchanged(seed: int
     second = ordered.search(position, [], limits, rng=random.Random(1))
     assert first.value == second.value
     assert first.depth == second.depth == 4
+
+
+@pytest.mark.skipif("ahayuta" not in game_names(), reason="no Ahayuta")
+def test_a_move_that_beats_the_last_best_in_an_unfinished_depth_is_played() -> None:
+    # Cut short by a node budget, the search plays a move that beat the last finished
+    # depth's best at the next depth, and that move is really better at that depth.
+    rng = random.Random(3)
+    switched = 0
+    for _ in range(12):
+        position = random_position("ahayuta", 8, rng.randrange(10, 40), rng)
+        if position.outcome() is not None:
+            continue
+        for budget in range(300, 1300, 97):
+            finished: list = []
+            result = AlphaBetaSearcher().search(
+                position, [], SearchLimits(iterations=budget), rng=random.Random(1),
+                on_iteration=finished.append,
+            )
+            if not finished or result.best_move == finished[-1].best_move:
+                continue
+            assert result.depth == finished[-1].depth
+            exact = AlphaBetaSearcher(AlphaBetaSettings(root_margin=10**6)).search(
+                position, [], SearchLimits(depth=result.depth + 1), rng=random.Random(1)
+            )
+            values = {c.move: c.value for c in exact.candidates}
+            assert values[result.best_move] >= values[finished[-1].best_move]
+            switched += 1
+            break
+    assert switched >= 2
