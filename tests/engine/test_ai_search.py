@@ -14,6 +14,7 @@ from engine.ai.common import SearchLimits, SearchResult, history_keys
 from engine.ai.levels import searcher_for
 from engine.ai.mcts import MctsSearcher, MctsSettings
 from engine.ai.players import RandomSearcher
+from engine.ai.root_share import Iteration
 from engine.core import Position
 from engine.registry import game_names, parse_position
 from tests.engine.ai_helpers import random_position, registered_games, solve
@@ -248,7 +249,7 @@ def test_a_move_that_beats_the_last_best_in_an_unfinished_depth_is_played() -> N
         if position.outcome() is not None:
             continue
         for budget in range(300, 1300, 97):
-            finished: list = []
+            finished: list[Iteration] = []
             result = AlphaBetaSearcher().search(
                 position, [], SearchLimits(iterations=budget), rng=random.Random(1),
                 on_iteration=finished.append,

@@ -211,8 +211,9 @@ HERO_RACE = 7
 
 
 def time_to_goal(race: int, march: int | None) -> int | None:
-    """Turns until `side`'s Ahayuta could reach the goal: its race distance, or else the
-    warrior march to the hero row and then the newborn's walk; None if neither is open."""
+    """Turns until a side's Ahayuta could reach the goal, from that side's `race_distance`
+    and `march_steps`: the race distance, or else the march to the hero row and then the
+    newborn's walk; None if neither is open."""
     if race < NO_PATH:
         return race
     return None if march is None else march + HERO_RACE
