@@ -48,6 +48,9 @@ from engine.ai.search_scores import (
 )
 from engine.core import Move, Position
 
+# position key -> (depth, score, bound flag, best move)
+TranspositionTable = dict[int, tuple[int, int, int, Move | None]]
+
 
 @dataclass(frozen=True)
 class AlphaBetaSettings:
@@ -64,6 +67,9 @@ class AlphaBetaSettings:
     # (killers), then the others by how often they cut off anywhere (history).
     killers: bool = True
     history_order: bool = True
+    # False: every unsettled leaf scores 0, for a prover that keeps only wins and losses
+    # (engine/ai/endgame.py); ties cut off far more often than evaluations do.
+    evaluate: bool = True
 
 
 class _SearchStoppedError(Exception):
@@ -78,7 +84,7 @@ class TableReporting:
     """
 
     position: Position
-    table: dict[int, tuple[int, int, int, Move | None]]
+    table: TranspositionTable
     nodes: int
     clock: Clock
     root_bounds: RootBounds | None
@@ -204,8 +210,15 @@ class TableReporting:
         ranked = sorted(scores.items(), key=lambda item: item[1], reverse=True)
         # Every root move is searched to the same depth, so each gets an equal share; the
         # values of all but the best are fail-soft upper bounds (good enough to rank them).
+        # An upper bound in the mate zone is still a proof of loss, and the best move's
+        # lower bound there a proof of win: the top eight are listed, and every move
+        # proven lost (root-parallel MCTS merges leave those out, as with MCTS workers).
         share = 1.0 / len(ranked) if ranked else 0.0
-        candidates = tuple(Candidate(move, share, score_value(s)) for move, s in ranked[:8])
+        shown = ranked[:8] + [item for item in ranked[8:] if item[1] <= -MATE_ZONE]
+        candidates = tuple(
+            Candidate(move, share, score_value(s), _root_proof(move == best, s))
+            for move, s in shown
+        )
         proven_result = proven_plies = None
         if proven:
             proven_result = 1 if score > 0 else -1
@@ -223,6 +236,15 @@ class TableReporting:
         )
 
 
+def _root_proof(is_best: bool, score: int) -> int | None:
+    """What a root move's score proves: -1 lost, +1 won (the best move only), else None."""
+    if score <= -MATE_ZONE:
+        return -1
+    if is_best and score >= MATE_ZONE:
+        return 1
+    return None
+
+
 class AlphaBetaSearcher:
     def __init__(self, settings: AlphaBetaSettings | None = None) -> None:
         self.settings = settings or AlphaBetaSettings()
@@ -238,14 +260,18 @@ class AlphaBetaSearcher:
         rng: random.Random | None = None,
         on_iteration: IterationCallback | None = None,
         root_bounds: RootBounds | None = None,
+        table: TranspositionTable | None = None,
     ) -> SearchResult:
         """The common search call; `on_iteration` also hears of every finished depth.
 
         `root_bounds` shares the best root score per depth with searches of the other
         root shares (worker processes, engine/ai/root_split.py); see `RootBounds`.
+        `table` carries a transposition table over from an earlier search of the same game
+        (its entries depend on the position only, not on the path, where the game has no
+        repetition rule).
         """
         run = _Run(self.settings, working_copy(position, history), limits,
-                   should_stop or never_stop, root_bounds)
+                   should_stop or never_stop, root_bounds, table)
         return run.go(on_progress, rng or random.Random(0), on_iteration)
 
 
@@ -255,6 +281,7 @@ class _Run(TableReporting):
     def __init__(
         self, settings: AlphaBetaSettings, position: Position, limits: SearchLimits,
         should_stop: StopCheck, root_bounds: RootBounds | None = None,
+        table: TranspositionTable | None = None,
     ) -> None:
         self.settings = settings
         self.root_bounds = root_bounds
@@ -263,7 +290,7 @@ class _Run(TableReporting):
         self.policy: GamePolicy = policy_for(position.game)
         self.limits = limits
         self.should_stop = should_stop
-        self.table: dict[int, tuple[int, int, int, Move | None]] = {}
+        self.table: TranspositionTable = {} if table is None else table
         # A ply never exceeds the deepest iteration, so one slot pair per ply up to it.
         self.killers: list[list[Move | None]] = [
             [None, None] for _ in range(settings.max_depth + 1)
@@ -323,6 +350,8 @@ class _Run(TableReporting):
                 return 0
             return MATE - ply if outcome.winner == position.turn_name else -(MATE - ply)
         if depth <= 0:
+            if not self.settings.evaluate:
+                return 0
             return round((self.policy.evaluate(position) - 0.5) * 2000)
         key = position.key()
         entry = self.table.get(key)

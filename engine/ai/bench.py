@@ -5,7 +5,9 @@ from __future__ import annotations
 import random
 
 from engine.ai.common import SearchLimits
+from engine.ai.endgame import ProofSearcher, SolverFirstSearcher
 from engine.ai.levels import searcher_for
+from engine.ai.policies import policy_for
 from engine.bench import BENCH_SIZES
 from engine.core import Position
 from engine.registry import game_names, new_game
@@ -31,8 +33,35 @@ def run_search_bench(seconds: float = 2.0, games: list[str] | None = None) -> li
             if not position.legal_moves():
                 continue
             searcher = searcher_for(name)
-            result = searcher.search(position, [], SearchLimits(time=seconds), rng=rng)
             label = f"{position.game.title} {size}"
-            lines.append(f"{label:<12} search nodes/s: {result.rate:10.0f}   "
-                         f"({type(searcher).__name__}, {result.nodes} in {result.elapsed:.1f} s)")
+            if isinstance(searcher, SolverFirstSearcher):
+                # The MCTS and the endgame prover each on a position of their own.
+                lines.append(_line(label, searcher.mcts, position, seconds, rng))
+                late = _endgame(name, size, rng)
+                if late is not None:
+                    lines.append(_line(f"{label} end", ProofSearcher(), late, seconds, rng))
+                continue
+            lines.append(_line(label, searcher, position, seconds, rng))
     return lines
+
+
+def _line(
+    label: str, searcher: object, position: Position, seconds: float, rng: random.Random
+) -> str:
+    result = searcher.search(  # type: ignore[attr-defined]
+        position, [], SearchLimits(time=seconds), rng=rng
+    )
+    return (f"{label:<12} search nodes/s: {result.rate:10.0f}   "
+            f"({type(searcher).__name__}, {result.nodes} in {result.elapsed:.1f} s)")
+
+
+def _endgame(name: str, size: int, rng: random.Random) -> Position | None:
+    """A random game's first position where the policy calls the end near, still open."""
+    position = new_game(name, size).start()
+    policy = policy_for(position.game)
+    while position.legal_moves():
+        if policy.endgame_near(position):
+            return position
+        moves = position.legal_moves()
+        position.push(moves[rng.randrange(len(moves))])
+    return None

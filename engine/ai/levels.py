@@ -20,8 +20,9 @@ from dataclasses import dataclass
 from engine.ai.alphabeta import AlphaBetaSearcher, AlphaBetaSettings
 from engine.ai.ayu_search import AyuSearcher, AyuSearchSettings
 from engine.ai.common import Searcher, SearchLimits
+from engine.ai.endgame import SolverFirstSearcher
 from engine.ai.mcts import MctsSearcher, MctsSettings
-from engine.ai.parallel import ParallelSearcher
+from engine.ai.parallel import SOLVER_PAIR, ParallelSearcher
 from engine.ai.players import RandomSearcher, SoftenedSearcher
 from engine.core import EngineError
 
@@ -47,6 +48,9 @@ GAME_ENGINE: dict[str, str] = {"ayu": "ayu", "bug": "mcts", "ahayuta": "alphabet
 MCTS_PLAYOUT_PLIES: dict[str, int | None] = {"ayu": 4, "bug": None, "ahayuta": 6}
 # RAVE where it measured better: Bug 4, MCTS with RAVE against without, 12-8 (STRENGTH.md).
 MCTS_RAVE: frozenset[str] = frozenset({"bug"})
+# Near the end, an alpha-beta prover beside MCTS (engine/ai/endgame.py) on the timed levels:
+# Bug's playouts misjudge endgames that alpha-beta proves.
+ENDGAME_PROVER: frozenset[str] = frozenset({"bug"})
 
 # (seconds, iterations, temperature, workers) per level. Beginner and Casual use iteration
 # budgets so that they play the same on a slow and a fast computer.
@@ -116,9 +120,11 @@ def searcher_for(game_name: str, *, workers: int = 1) -> Searcher:
         if workers > 1:
             return ParallelSearcher(game_name, "alphabeta", workers)
         return inner
+    prover = game_name in ENDGAME_PROVER
     if workers > 1:
-        return ParallelSearcher(game_name, "mcts", workers)
-    return MctsSearcher(mcts_settings(game_name))
+        return ParallelSearcher(game_name, SOLVER_PAIR if prover else "mcts", workers)
+    mcts = MctsSearcher(mcts_settings(game_name))
+    return SolverFirstSearcher(mcts) if prover else mcts
 
 
 def mcts_settings(game_name: str) -> MctsSettings:

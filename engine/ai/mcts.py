@@ -22,7 +22,7 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
 from engine.ai.common import (
@@ -96,9 +96,12 @@ class MctsSearcher:
         should_stop: StopCheck | None = None,
         on_progress: ProgressCallback | None = None,
         rng: random.Random | None = None,
+        lost_moves: Collection[Move] = (),
     ) -> SearchResult:
+        """The common search call; `lost_moves` are root moves already proven lost (by an
+        endgame solver): they start out proven, so the tree never spends a visit on them."""
         run = _Run(self.settings, position, history, rng or random.Random(0))
-        return run.go(limits, should_stop or never_stop, on_progress)
+        return run.go(limits, should_stop or never_stop, on_progress, lost_moves)
 
 
 class _Run:
@@ -119,17 +122,22 @@ class _Run:
 
     # -- the loop ---------------------------------------------------------------------
     def go(
-        self, limits: SearchLimits, should_stop: StopCheck, on_progress: ProgressCallback | None
+        self, limits: SearchLimits, should_stop: StopCheck, on_progress: ProgressCallback | None,
+        lost_moves: Collection[Move] = (),
     ) -> SearchResult:
         clock = Clock()
         root = self.root
         self._expand(root)
         assert root.untried is not None
+        if lost_moves:
+            self._mark_lost(root, lost_moves)
         if not root.untried:
             return self._result(clock)
         if len(root.untried) == 1 and limits.iterations is None:
-            # One legal move: nothing to think about (iteration limits still search, so
-            # that a seeded search reports the same value every time).
+            # One move not known to lose: nothing to think about (iteration limits still
+            # search, so that a seeded search reports the same value every time).
+            if root.children:
+                root.children.append(Node(root.untried.pop(), root))
             self.iterations = 1
             return self._result(clock)
         deadline = None if limits.time is None else clock.began + limits.time
@@ -208,6 +216,18 @@ class _Run:
             walk.wins += reward
             reward = 1.0 - reward
             walk = walk.parent
+
+    def _mark_lost(self, root: Node, lost_moves: Collection[Move]) -> None:
+        """Root moves proven lost elsewhere become proven children (a loss for the mover)."""
+        assert root.untried is not None
+        lost = [move for move in root.untried if move in lost_moves]
+        if not lost:
+            return
+        root.untried = [move for move in root.untried if move not in lost_moves]
+        for move in lost:
+            child = Node(move, root)
+            root.children.append(child)
+            self._prove(child, LOSS, 0)
 
     def _expand(self, node: Node) -> None:
         moves = self.position.legal_moves()
@@ -354,6 +374,10 @@ class _Run:
                 proven_result=proof, proven_plies=0 if proof is not None else None,
             )
         best = _final_choice(root)
+        if best.proof == LOSS and root.untried:
+            # Stopped before any move but those proven lost elsewhere was tried.
+            move = root.untried[-1]
+            return SearchResult(move, 0.5, (move,), (), self.iterations, elapsed)
         total = sum(child.visits for child in children) or 1
         ranked = sorted(children, key=_rank_key, reverse=True)
         # The top eight, and every move proven lost: merging root-parallel workers must

@@ -41,6 +41,7 @@ from engine.ai.common import (
     StopCheck,
     never_stop,
 )
+from engine.ai.policies import policy_for
 from engine.ai.root_split import (
     ALPHA_BETA_KINDS,
     ShareIteration,
@@ -55,6 +56,8 @@ from engine.core import EngineError, Move, Position
 POLL_SECONDS = 0.002
 PARENT_CHECK_SECONDS = 1.0  # how often an idle worker checks that its parent still lives
 FINAL_REPORT_GRACE = 0.012  # how long a stopped search waits for the workers' last words
+SOLVER_PAIR = "mcts+solver"  # MCTS workers, and near the end an alpha-beta prover
+SOLVER_KIND = "solver"
 
 
 @dataclass(frozen=True)
@@ -102,11 +105,13 @@ def _worker_loop(
     """
     from engine.ai.alphabeta import AlphaBetaSearcher, AlphaBetaSettings
     from engine.ai.ayu_search import AyuSearcher, AyuSearchSettings
+    from engine.ai.endgame import ProofSearcher
     from engine.ai.levels import mcts_settings
     from engine.ai.mcts import MctsSearcher
     from engine.registry import parse_position
 
     parent = multiprocessing.parent_process()
+    prover = ProofSearcher()  # one for the worker's life: it keeps its table between moves
     while True:
         try:
             task = tasks.get(timeout=PARENT_CHECK_SECONDS)
@@ -124,6 +129,8 @@ def _worker_loop(
                 if task.kind == "alphabeta"
                 else AyuSearcher(AyuSearchSettings(root_share=task.share))
                 if task.kind == "ayu"
+                else prover
+                if task.kind == SOLVER_KIND
                 else MctsSearcher(mcts_settings(position.game.name))
             )
             done: list[ShareIteration] = []
@@ -332,10 +339,11 @@ class ParallelSearcher:
         keys = (*history, *position.history_keys())
         split = self.kind in ALPHA_BETA_KINDS
         workers = self.workers
+        kinds = self._kinds(position, limits)
 
         def make_task(task_id: int, index: int) -> _Task:
             return _Task(
-                task_id, text, keys, limits, self.kind, seeds[index], deadline,
+                task_id, text, keys, limits, kinds[index], seeds[index], deadline,
                 (index, workers) if split else (0, 1),
             )
 
@@ -349,8 +357,11 @@ class ParallelSearcher:
                 info = self._progress(report, newest, shares, clock.elapsed())
                 if info is not None:
                     on_progress(info)
-            # A proven win ends a timed search early (see engine/ai/root_split.py).
-            return split and limits.time is not None and root_shares_settled(shares)
+            # A proven result ends a timed search early (see engine/ai/root_split.py for
+            # the split root, where one share's proof is not the root's).
+            if split:
+                return limits.time is not None and root_shares_settled(shares)
+            return report.final and report.proven_result is not None
 
         newest = shared_pool(workers).run(make_task, should_stop, on_report)
         errors = [r.error for r in newest.values() if r.final and r.error]
@@ -361,8 +372,9 @@ class ParallelSearcher:
             result = merged_result(position, shares_of(newest), nodes, clock.elapsed())
         else:
             finals = [r for r in newest.values() if r.final]
-            reports = finals or [r for r in newest.values() if r.best]
-            result = self._merge(position, reports, clock.elapsed()) if reports else None
+            # A prover that proved nothing names no move (engine/ai/endgame.py).
+            voters = [r for r in finals if r.best] or [r for r in newest.values() if r.best]
+            result = self._merge(position, voters, finals, clock.elapsed()) if voters else None
         if result is None:
             # Stopped before any worker said anything: any legal move is better than none.
             move = position.legal_moves()[0]
@@ -384,12 +396,25 @@ class ParallelSearcher:
             )
         return merged_info(shares, nodes, rate, elapsed)
 
+    def _kinds(self, position: Position, limits: SearchLimits) -> list[str]:
+        """Each worker's searcher: with "mcts+solver", near the end of a timed search the
+        last worker proves with alpha-beta (engine/ai/endgame.py) and the others run MCTS."""
+        if self.kind != SOLVER_PAIR:
+            return [self.kind] * self.workers
+        kinds = ["mcts"] * self.workers
+        if limits.time is not None and policy_for(position.game).endgame_near(position):
+            kinds[-1] = SOLVER_KIND
+        return kinds
+
     def _merge(
-        self, position: Position, reports: list[_WorkerReport], elapsed: float
+        self, position: Position, reports: list[_WorkerReport],
+        finals: list[_WorkerReport], elapsed: float,
     ) -> SearchResult:
         """MCTS: a proof from any worker, else the visits of all workers summed over the
         moves that no worker has proven lost (summed visits would favour a move that one
-        worker searched a lot before refuting it)."""
+        worker searched a lot before refuting it). `reports` name a move; `finals` are
+        every final report, a prover's among them. The nodes are the MCTS iterations:
+        a prover's alpha-beta nodes are another unit."""
         parse = position.game.parse_move
         nodes = sum(r.nodes for r in reports)
         proven = [r for r in reports if r.proven_result is not None]
@@ -400,7 +425,9 @@ class ParallelSearcher:
         if not any(r.candidates for r in reports):
             deepest = max(reports, key=lambda r: (r.depth, r.nodes))
             return self._from_report(parse, deepest, nodes, elapsed)
-        lost = {move for r in reports for move, _, _, proof in r.candidates if proof == -1}
+        lost = {
+            move for r in reports + finals for move, _, _, proof in r.candidates if proof == -1
+        }
         if all(move in lost for r in reports for move, _, _, _ in r.candidates):
             lost = set()  # every move shown is lost: rank them as they are
         visits: dict[str, float] = {}

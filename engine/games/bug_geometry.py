@@ -20,6 +20,7 @@ from engine.core import Move, ParseError
 # Shape keys are kept per bitmask; past this many the cache starts afresh, so long runs of
 # random games cannot grow it without bound.
 _SHAPE_CACHE_LIMIT = 200_000
+BUGS_MEMO_LIMIT = 100_000  # boards whose bugs are remembered (a few MB)
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,6 +72,9 @@ class BugGeometry:
         self.zobrist = [{index: rng.getrandbits(64) for index in self.order} for _ in range(2)]
         self.turn_key = rng.getrandbits(64)
         self._moves: dict[tuple[int, ...], BugMove] = {}
+        # (mover's stones, opponent's) -> growth cells (engine/games/bug_playout.py)
+        self.growth_memo: dict[tuple[int, int], int] = {}
+        self._bugs_memo: dict[int, tuple[int, ...]] = {}
         self.single_moves = {index: self.move((index,)) for index in self.order}
         self._init_shapes()
 
@@ -85,7 +89,17 @@ class BugGeometry:
         ) & self.board_mask
 
     def bugs(self, stones: int) -> list[int]:
-        """BUG-3: the maximal connected sets of `stones`, as masks."""
+        """BUG-3: the maximal connected sets of `stones`, as masks (by lowest cell).
+
+        Remembered: searches look at the same boards many times over."""
+        found = self._bugs_memo.get(stones)
+        if found is None:
+            if len(self._bugs_memo) >= BUGS_MEMO_LIMIT:
+                self._bugs_memo.clear()
+            found = self._bugs_memo[stones] = tuple(self._find_bugs(stones))
+        return list(found)
+
+    def _find_bugs(self, stones: int) -> list[int]:
         w = self.width
         v = w - 1
         out = []

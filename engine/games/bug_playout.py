@@ -22,8 +22,22 @@ if TYPE_CHECKING:
 
 
 def growth_cells(geo: BugGeometry, own: int, enemy: int) -> int:
-    """BUG-10: the cells where the owner of `own` may grow, eating left aside."""
-    return _growth_cells(geo, geo.bugs(own), geo.bugs(enemy), own | enemy)
+    """BUG-10: the cells where the owner of `own` may grow, eating left aside.
+
+    Remembered per board: a search asks for the same board's cells again and again (the
+    end-of-game test, then the evaluation of both sides, then again at the next depth),
+    and finding the bugs is most of the cost. Playouts go through `_Board` instead."""
+    memo = geo.growth_memo
+    key = (own, enemy)
+    cells = memo.get(key)
+    if cells is None:
+        if len(memo) >= GROWTH_MEMO_LIMIT:
+            memo.clear()
+        cells = memo[key] = _growth_cells(geo, geo.bugs(own), geo.bugs(enemy), own | enemy)
+    return cells
+
+
+GROWTH_MEMO_LIMIT = 200_000
 
 
 def _growth_cells(geo: BugGeometry, bugs: list[int], other_bugs: list[int], taken: int) -> int:

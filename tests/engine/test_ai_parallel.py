@@ -14,6 +14,7 @@ from typing import Any
 from engine import new_game
 from engine.ai import SearchInfo, SearchLimits
 from engine.ai.parallel import ParallelSearcher, WorkerPool, _WorkerReport, shared_pool
+from engine.registry import parse_position
 
 AYU7_START = "ayu 7 1b1b1b1/w1w1w1w/1b1b1b1/w1w1w1w/1b1b1b1/w1w1w1w/1b1b1b1 b"
 
@@ -166,11 +167,46 @@ def test_mcts_workers_merge_never_picks_a_move_one_of_them_proved_lost() -> None
         _report(0, ((a, 0.7, 0.5, None), (b, 0.3, 0.5, None))),
         _report(1, ((b, 0.4, 0.55, None), (a, 0.6, 0.0, -1))),
     ]
-    result = ParallelSearcher("bug", "mcts", 2)._merge(position, reports, 0.1)
+    result = ParallelSearcher("bug", "mcts", 2)._merge(position, reports, reports, 0.1)
     assert result.best_move is not None and result.best_move.to_text() == b
     assert [c.move.to_text() for c in result.candidates] == [b]
     # When every move shown is lost, the visits decide among them.
     lost = [_report(0, ((a, 0.7, 0.0, -1), (b, 0.3, 0.0, -1)))]
-    result = ParallelSearcher("bug", "mcts", 2)._merge(position, lost, 0.1)
+    result = ParallelSearcher("bug", "mcts", 2)._merge(position, lost, lost, 0.1)
     assert result.best_move is not None and result.best_move.to_text() == a
 
+
+
+def test_a_provers_lost_moves_are_left_out_of_the_merge() -> None:
+    position = new_game("bug", 4).start()
+    a, b = (m.to_text() for m in position.legal_moves()[:2])
+    mcts = _report(0, ((a, 0.8, 0.6, None), (b, 0.2, 0.5, None)))
+    # The prover proved nothing at the root: it names no move, only `a` as lost.
+    prover = _WorkerReport(1, 1, True, None, 0.5, (), ((a, 0.0, 0.0, -1),), 90_000, 9, None, None)
+    searcher = ParallelSearcher("bug", "mcts+solver", 2)
+    result = searcher._merge(position, [mcts], [mcts, prover], 0.1)
+    assert result.best_move is not None and result.best_move.to_text() == b
+    assert result.nodes == 1000  # MCTS iterations only: the prover counts other nodes
+
+
+def test_the_prover_worker_joins_only_near_the_end() -> None:
+    searcher = ParallelSearcher("bug", "mcts+solver", 2)
+    start = new_game("bug", 4).start()
+    assert searcher._kinds(start, SearchLimits(time=1.0)) == ["mcts", "mcts"]
+    late = parse_position("bug 4 1wbb/1w1bw/wb1wb1/1bbb1b1/wwww2/1w1b1/4 b")  # 17 empty
+    assert searcher._kinds(late, SearchLimits(time=1.0)) == ["mcts", "solver"]
+    assert searcher._kinds(late, SearchLimits(iterations=100)) == ["mcts", "mcts"]
+    assert ParallelSearcher("bug", "mcts", 2)._kinds(late, SearchLimits(time=1.0)) == [
+        "mcts", "mcts"
+    ]
+
+
+def test_a_proof_from_the_prover_worker_is_played_and_ends_the_search() -> None:
+    # Bug 3, White to move wins: the prover proves it long before the 30 s are up.
+    position = parse_position("bug 3 bbw/wbbw/b4/b1bb/2b w")
+    searcher = ParallelSearcher("bug", "mcts+solver", 2)
+    began = time.perf_counter()
+    result = searcher.search(position, (), SearchLimits(time=30.0), rng=random.Random(3))
+    assert time.perf_counter() - began < 20
+    assert result.proven_result == 1
+    assert result.best_move in position.legal_moves()

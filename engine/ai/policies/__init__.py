@@ -36,6 +36,11 @@ class GamePolicy:
     ) -> Move:
         return moves[rng.randrange(len(moves))]
 
+    def endgame_near(self, position: Position) -> bool:
+        """Whether an alpha-beta prover may settle this position in a move's time
+        (engine/ai/endgame.py); False where the game's searcher needs no prover."""
+        return False
+
     def amaf_key(self, move: Move) -> object:
         """What RAVE counts as "the same move" played later in a playout."""
         return move

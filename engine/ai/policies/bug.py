@@ -32,6 +32,8 @@ from engine.games.bug_playout import growth_cells as count_growth_cells
 
 EAT_PREFERENCE = 0.9
 MOBILITY_SCALE = -0.25  # negative: see the module notes
+# Empty cells at which an alpha-beta prover starts to settle positions in a move's time.
+ENDGAME_EMPTY_CELLS = 20
 
 
 def growth_cells(position: BugPosition, colour: int) -> int:
@@ -82,6 +84,12 @@ class BugPolicy(GamePolicy):
             else:
                 quiet.append(move)
         return eats + quiet + risky
+
+    def endgame_near(self, position: Position) -> bool:
+        assert isinstance(position, BugPosition)
+        stones = position.stones
+        empty = position.geo.board_mask & ~(stones[0] | stones[1])
+        return empty.bit_count() <= ENDGAME_EMPTY_CELLS
 
     def amaf_key(self, move: Move) -> object:
         # The growth cell: later turns rarely repeat a whole eating sequence.

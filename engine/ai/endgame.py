@@ -1,0 +1,131 @@
+"""An alpha-beta endgame prover beside MCTS, for games whose playouts misjudge the end.
+
+Bug's random playouts value a lost endgame as a likely win: in a game Master lost to plain
+UCT (side 4), its MCTS gave 0.84-0.90 for five moves while alpha-beta, on the same
+positions, proved a win in 10 plies (the move Master did not play) and then Master's loss
+in 13 (engine/ai/STRENGTH.md). Alpha-beta orders Bug's turns well and proves 10-14 plies
+deep where MCTS-Solver must expand every reply first.
+
+Only what the prover proves is used: a proven win (or loss) is played as it is, and root
+moves proven lost are taken out of the MCTS search. Its unproven values are thrown away.
+
+* `ProofSearcher` is the prover alone; its result holds only proofs (`best_move` None
+  when it proved nothing). Worker processes run it beside MCTS workers
+  (engine/ai/parallel.py).
+* `SolverFirstSearcher` shares one core: the prover takes a part of the time, then MCTS
+  the rest, told which root moves lose.
+
+Both act only where the game's policy says the end is near (`GamePolicy.endgame_near`);
+before that the prover proves nothing in the time and MCTS gets all of it.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import replace
+
+from engine.ai.alphabeta import AlphaBetaSearcher, AlphaBetaSettings, TranspositionTable
+from engine.ai.common import (
+    Clock,
+    ProgressCallback,
+    SearchLimits,
+    SearchResult,
+    StopCheck,
+    never_stop,
+)
+from engine.ai.mcts import MctsSearcher
+from engine.ai.policies import policy_for
+from engine.core import Move, Position
+
+# The prover's part of a single core's time, where the end is near.
+SOLVER_SHARE = 0.4
+
+
+def proofs_only(result: SearchResult) -> SearchResult:
+    """`result` as it is if it settles the game, else only its root moves proven lost."""
+    if result.proven_result is not None:
+        return result
+    lost = tuple(c for c in result.candidates if c.proof == -1)
+    return SearchResult(None, 0.5, (), lost, result.nodes, result.elapsed, result.depth)
+
+
+def lost_moves(result: SearchResult) -> frozenset[Move]:
+    return frozenset(c.move for c in result.candidates if c.proof == -1)
+
+
+# Entries kept from one search to the next (about 150 bytes each).
+TABLE_LIMIT = 500_000
+
+
+class ProofSearcher:
+    """Alpha-beta that reports only what it proves (see `proofs_only`).
+
+    It keeps its transposition table from one search to the next, as long as the game is
+    the same and the table is not too big: the positions two plies on are mostly in it
+    already, so a proof out of reach in one move's time may come in the next.
+    """
+
+    def __init__(self, settings: AlphaBetaSettings | None = None) -> None:
+        self.inner = AlphaBetaSearcher(settings)
+        self.table: TranspositionTable = {}
+        self.game_identity: object = None
+
+    def search(
+        self,
+        position: Position,
+        history: Sequence[int],
+        limits: SearchLimits,
+        *,
+        should_stop: StopCheck | None = None,
+        on_progress: ProgressCallback | None = None,
+        rng: random.Random | None = None,
+    ) -> SearchResult:
+        identity = position.game.identity()
+        if identity != self.game_identity or len(self.table) > TABLE_LIMIT:
+            self.table = {}
+            self.game_identity = identity
+        # Progress is not passed on: unproven alpha-beta values would mislead a listener.
+        result = self.inner.search(
+            position, history, limits, should_stop=should_stop, rng=rng, table=self.table
+        )
+        return proofs_only(result)
+
+
+class SolverFirstSearcher:
+    """On one core: near the end, the prover first for `share` of the time, then MCTS."""
+
+    def __init__(self, mcts: MctsSearcher, share: float = SOLVER_SHARE) -> None:
+        self.mcts = mcts
+        self.share = share
+        self.prover = ProofSearcher()
+
+    def search(
+        self,
+        position: Position,
+        history: Sequence[int],
+        limits: SearchLimits,
+        *,
+        should_stop: StopCheck | None = None,
+        on_progress: ProgressCallback | None = None,
+        rng: random.Random | None = None,
+    ) -> SearchResult:
+        should_stop = should_stop or never_stop
+        if limits.time is None or not policy_for(position.game).endgame_near(position):
+            return self.mcts.search(
+                position, history, limits, should_stop=should_stop, on_progress=on_progress,
+                rng=rng,
+            )
+        clock = Clock()
+        proof = self.prover.search(
+            position, history, replace(limits, time=limits.time * self.share),
+            should_stop=should_stop, rng=rng,
+        )
+        if proof.best_move is not None:  # only a proven result names a move
+            return replace(proof, elapsed=clock.elapsed())
+        rest = max(0.0, limits.time - clock.elapsed())
+        result = self.mcts.search(
+            position, history, replace(limits, time=rest), should_stop=should_stop,
+            on_progress=on_progress, rng=rng, lost_moves=lost_moves(proof),
+        )
+        return replace(result, nodes=result.nodes + proof.nodes, elapsed=clock.elapsed())

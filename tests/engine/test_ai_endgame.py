@@ -1,0 +1,131 @@
+"""The alpha-beta endgame prover beside MCTS: only its proofs count, and they are right."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+
+import pytest
+
+from engine.ai.alphabeta import AlphaBetaSearcher
+from engine.ai.common import Candidate, SearchLimits, SearchResult
+from engine.ai.endgame import ProofSearcher, SolverFirstSearcher, lost_moves, proofs_only
+from engine.ai.levels import mcts_settings
+from engine.ai.mcts import MctsSearcher
+from engine.ai.policies import policy_for
+from engine.core import Position
+from engine.registry import new_game, parse_position
+from tests.engine.ai_helpers import random_position, solve
+
+WON = "bug 3 bbw/wbbw/b4/b1bb/2b w"  # White to move wins in 4 plies
+LOST = "bug 3 2w/1ww1/2b1w/www1/3 b"  # Black to move loses in 3
+
+
+def _late_bug_positions(count: int) -> list[Position]:
+    """Bug 3 positions from random games that plain minimax settles within 4 plies."""
+    rng = random.Random("late-bug")
+    found: list[Position] = []
+    while len(found) < count:
+        position = random_position("bug", 3, rng.randrange(10, 16), rng)
+        if position.outcome() is None and solve(position, 4) is not None:
+            found.append(position)
+    return found
+
+
+def test_alpha_beta_marks_exactly_proven_root_moves() -> None:
+    proofs = 0
+    for position in _late_bug_positions(8):
+        result = AlphaBetaSearcher().search(position, [], SearchLimits(depth=4))
+        for candidate in result.candidates:
+            if candidate.proof is None:
+                continue
+            proofs += 1
+            position.push(candidate.move)
+            after = solve(position, 3)
+            position.pop()
+            # The reply position's value, for the opponent, is the opposite proof.
+            assert after is not None and after[0] == -candidate.proof, position.to_text()
+    assert proofs >= 8
+
+
+def test_every_root_move_proven_lost_is_listed() -> None:
+    position = parse_position(LOST)
+    result = AlphaBetaSearcher().search(position, [], SearchLimits(depth=4))
+    moves = position.legal_moves()
+    assert len(moves) > 8
+    assert lost_moves(result) == frozenset(moves)
+
+
+def test_proofs_only_keeps_a_settled_result_and_otherwise_only_the_lost_moves() -> None:
+    position = new_game("bug", 4).start()
+    a, b = position.legal_moves()[:2]
+    open_result = SearchResult(
+        a, 0.6, (a,), (Candidate(a, 0.5, 0.6), Candidate(b, 0.5, 0.0, -1)), 100, 1.0, 4
+    )
+    kept = proofs_only(open_result)
+    assert kept.best_move is None and kept.pv == ()
+    assert kept.candidates == (Candidate(b, 0.5, 0.0, -1),)
+    settled = SearchResult(a, 1.0, (a,), (Candidate(a, 1.0, 1.0, 1),), 100, 1.0, 4, 1, 3)
+    assert proofs_only(settled) is settled
+
+
+def test_mcts_never_plays_a_move_it_is_told_is_lost() -> None:
+    position = random_position("bug", 4, 10, random.Random(4))
+    moves = position.legal_moves()
+    keep = moves[len(moves) // 2]
+    searcher = MctsSearcher(mcts_settings("bug"))
+    others = frozenset(m for m in moves if m != keep)
+    for limits in (SearchLimits(iterations=200), SearchLimits(time=5.0)):
+        result = searcher.search(position, [], limits, lost_moves=others)
+        assert result.best_move == keep
+    # Stopped before the first iteration: still not a lost move.
+    stopped = searcher.search(
+        position, [], SearchLimits(time=5.0), should_stop=lambda: True, lost_moves=others
+    )
+    assert stopped.best_move == keep
+    every = searcher.search(position, [], SearchLimits(iterations=50), lost_moves=set(moves))
+    assert every.proven_result == -1
+
+
+@pytest.mark.parametrize(("text", "result"), [(WON, 1), (LOST, -1)])
+def test_solver_first_settles_a_late_position_with_the_prover(text: str, result: int) -> None:
+    position = parse_position(text)
+    exact = solve(position, 6)
+    assert exact is not None and exact[0] == result
+    found = SolverFirstSearcher(MctsSearcher(mcts_settings("bug"))).search(
+        position, [], SearchLimits(time=20.0), rng=random.Random(1)
+    )
+    assert found.proven_result == result and found.proven_plies == exact[1]
+    assert found.elapsed < 10  # the proof ends the search: its time is not used up
+    assert found.best_move is not None
+    position.push(found.best_move)
+    after = solve(position, 6)
+    position.pop()
+    assert after is not None and after[0] == -result  # a win is kept; a loss is the slowest
+
+
+def test_solver_first_leaves_early_positions_and_counted_searches_to_mcts() -> None:
+    start = new_game("bug", 4).start()
+    policy = policy_for(start.game)
+    assert not policy.endgame_near(start)
+    assert policy.endgame_near(parse_position("bug 4 1wbb/1w1bw/wb1wb1/1bbb1b1/wwww2/1w1b1/4 b"))
+    mcts = MctsSearcher(mcts_settings("bug"))
+    position = parse_position(WON)
+    alone = mcts.search(position, [], SearchLimits(iterations=300), rng=random.Random(2))
+    wrapped = SolverFirstSearcher(mcts).search(
+        position, [], SearchLimits(iterations=300), rng=random.Random(2)
+    )
+    assert replace(wrapped, elapsed=0.0) == replace(alone, elapsed=0.0)
+
+
+def test_the_prover_keeps_its_table_for_the_next_move_only_in_the_same_game() -> None:
+    prover = ProofSearcher()
+    position = parse_position("bug 4 1wbb/1w1bw/wb1wb1/1bbb1b1/wwww2/1w1b1/4 b")
+    prover.search(position, [], SearchLimits(iterations=2000))
+    kept = len(prover.table)
+    assert kept > 0
+    position.push(position.legal_moves()[0])
+    prover.search(position, [], SearchLimits(iterations=500))
+    assert len(prover.table) >= kept
+    prover.search(parse_position(WON), [], SearchLimits(iterations=500))
+    assert 0 < len(prover.table) < kept
