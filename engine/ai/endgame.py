@@ -10,8 +10,8 @@ Only what the prover proves is used: a proven win (or loss) is played as it is, 
 moves proven lost are taken out of the MCTS search. Its unproven values are thrown away.
 
 * `ProofSearcher` is the prover alone; its result holds only proofs (`best_move` None
-  when it proved nothing). Worker processes run it beside MCTS workers
-  (engine/ai/parallel.py).
+  when it proved nothing), and its progress reports only its effort until it proves.
+  Worker processes run it beside MCTS workers (engine/ai/parallel.py).
 * `SolverFirstSearcher` shares one core: the prover takes a part of the time, then MCTS
   the rest, told which root moves lose.
 
@@ -29,6 +29,7 @@ from engine.ai.alphabeta import AlphaBetaSearcher, AlphaBetaSettings, Transposit
 from engine.ai.common import (
     Clock,
     ProgressCallback,
+    SearchInfo,
     SearchLimits,
     SearchResult,
     StopCheck,
@@ -85,9 +86,15 @@ class ProofSearcher:
         if identity != self.game_identity or len(self.table) > TABLE_LIMIT:
             self.table = {}
             self.game_identity = identity
-        # Progress is not passed on: unproven alpha-beta values would mislead a listener.
+        def report(info: SearchInfo) -> None:
+            # Unproven alpha-beta moves and values would mislead a listener: only the
+            # effort and a proof are passed on.
+            if on_progress is not None:
+                on_progress(info if info.proven else replace(info, best_move="", value=0.5, pv=()))
+
         result = self.inner.search(
-            position, history, limits, should_stop=should_stop, rng=rng, table=self.table
+            position, history, limits, should_stop=should_stop, rng=rng, table=self.table,
+            on_progress=report,
         )
         return proofs_only(result)
 
@@ -119,7 +126,7 @@ class SolverFirstSearcher:
         clock = Clock()
         proof = self.prover.search(
             position, history, replace(limits, time=limits.time * self.share),
-            should_stop=should_stop, rng=rng,
+            should_stop=should_stop, on_progress=on_progress, rng=rng,
         )
         if proof.best_move is not None:  # only a proven result names a move
             return replace(proof, elapsed=clock.elapsed())

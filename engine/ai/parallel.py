@@ -353,7 +353,9 @@ class ParallelSearcher:
 
         def on_report(report: _WorkerReport, newest: dict[int, _WorkerReport]) -> bool:
             shares = shares_of(newest)
-            if on_progress is not None and not report.final and clock.report_due():
+            # A prover's progress names no move (engine/ai/endgame.py): MCTS's speaks.
+            speaks = split or report.best is not None
+            if on_progress is not None and not report.final and speaks and clock.report_due():
                 info = self._progress(report, newest, shares, clock.elapsed())
                 if info is not None:
                     on_progress(info)

@@ -8,7 +8,7 @@ from dataclasses import replace
 import pytest
 
 from engine.ai.alphabeta import AlphaBetaSearcher
-from engine.ai.common import Candidate, SearchLimits, SearchResult
+from engine.ai.common import Candidate, SearchInfo, SearchLimits, SearchResult
 from engine.ai.endgame import ProofSearcher, SolverFirstSearcher, lost_moves, proofs_only
 from engine.ai.levels import mcts_settings
 from engine.ai.mcts import MctsSearcher
@@ -129,3 +129,14 @@ def test_the_prover_keeps_its_table_for_the_next_move_only_in_the_same_game() ->
     assert len(prover.table) >= kept
     prover.search(parse_position(WON), [], SearchLimits(iterations=500))
     assert 0 < len(prover.table) < kept
+
+
+def test_the_prover_reports_its_effort_but_no_unproven_move() -> None:
+    reports: list[SearchInfo] = []
+    position = parse_position("bug 4 1wbb/1w1bw/wb1wb1/1bbb1b1/wwww2/1w1b1/4 b")
+    SolverFirstSearcher(MctsSearcher(mcts_settings("bug"))).search(
+        position, [], SearchLimits(time=1.0), on_progress=reports.append, rng=random.Random(1)
+    )
+    proving = [info for info in reports if not info.best_move]
+    assert proving and all(info.nodes > 0 and not info.pv for info in proving)
+    assert reports[-1].best_move  # MCTS's answer comes last
