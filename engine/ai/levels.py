@@ -3,8 +3,9 @@
 `level_limits(game_name, level, size=...)` returns `(searcher, limits, settings)`; pass the
 board's size, since a size may have budgets of its own. The budgets are what one core
 does in the given time; Master uses two worker processes where that measured
-at least as strong as one (Bug: root parallel MCTS); Ayu and Ahayuta use one (see the
-alpha-beta root split in root_split.py).
+at least as strong as one (Bug: root parallel MCTS, and near the end an alpha-beta prover
+in the second process, engine/ai/endgame.py); Ayu and Ahayuta use one (see the alpha-beta
+root split in root_split.py).
 The easy levels search a little, then choose softly among the top candidates
 (`SoftenedSearcher`), so their mistakes look human rather than random.
 

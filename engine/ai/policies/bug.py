@@ -15,7 +15,10 @@ Uses the Bug position's public bitboard API (`stones`, `geo.bugs`, `geo.spread`,
   but measured the other way round: MCTS on that evaluation lost 1-7 to plain UCT on
   side 3 (0.3 s/move), with the sign flipped it drew 4-4. Keeping options (tempo moves)
   matters more, so more growth cells than the opponent counts as good. Used only where a
-  playout hits its cap; the levels play Bug playouts to the end.
+  playout hits its cap; the levels play Bug playouts to the end. It also orders the
+  endgame prover's search (engine/ai/endgame.py), which needs 20 or fewer empty cells
+  (`endgame_near`): at 16-17 alpha-beta proves results in a few seconds, at 18 and more
+  it proved none in 10 s over a whole game.
 """
 
 from __future__ import annotations
