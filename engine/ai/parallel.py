@@ -389,9 +389,11 @@ class ParallelSearcher:
         self, report: _WorkerReport, newest: dict[int, _WorkerReport],
         shares: list[tuple[ShareIteration, ...]], elapsed: float,
     ) -> SearchInfo | None:
-        nodes = sum(r.nodes for r in newest.values())
+        split = self.kind in ALPHA_BETA_KINDS
+        # MCTS iterations only, as in the final merge: a prover's nodes are another unit.
+        nodes = sum(r.nodes for r in newest.values() if split or r.best)
         rate = nodes / elapsed if elapsed > 0 else 0.0
-        if self.kind not in ALPHA_BETA_KINDS:
+        if not split:
             return SearchInfo(
                 report.best or "", report.value, report.pv, nodes, rate, elapsed, "",
                 report.depth,
