@@ -86,6 +86,7 @@ class ProofSearcher:
         if identity != self.game_identity or len(self.table) > TABLE_LIMIT:
             self.table = {}
             self.game_identity = identity
+
         def report(info: SearchInfo) -> None:
             # Unproven alpha-beta moves and values would mislead a listener: only the
             # effort and a proof are passed on.
@@ -130,9 +131,11 @@ class SolverFirstSearcher:
         )
         if proof.best_move is not None:  # only a proven result names a move
             return replace(proof, elapsed=clock.elapsed())
-        rest = max(0.0, limits.time - clock.elapsed())
+        rest = max(0.001, limits.time - clock.elapsed())  # a time limit must be positive
         result = self.mcts.search(
             position, history, replace(limits, time=rest), should_stop=should_stop,
             on_progress=on_progress, rng=rng, lost_moves=lost_moves(proof),
         )
-        return replace(result, nodes=result.nodes + proof.nodes, elapsed=clock.elapsed())
+        # The nodes stay MCTS iterations (the prover's alpha-beta nodes are another unit);
+        # the time is the whole search's.
+        return replace(result, elapsed=clock.elapsed())
