@@ -67,9 +67,6 @@ class AlphaBetaSettings:
     # (killers), then the others by how often they cut off anywhere (history).
     killers: bool = True
     history_order: bool = True
-    # False: every unsettled leaf scores 0, for a prover that keeps only wins and losses
-    # (engine/ai/endgame.py); ties cut off far more often than evaluations do.
-    evaluate: bool = True
 
 
 class _SearchStoppedError(Exception):
@@ -350,8 +347,6 @@ class _Run(TableReporting):
                 return 0
             return MATE - ply if outcome.winner == position.turn_name else -(MATE - ply)
         if depth <= 0:
-            if not self.settings.evaluate:
-                return 0
             return round((self.policy.evaluate(position) - 0.5) * 2000)
         key = position.key()
         entry = self.table.get(key)
