@@ -56,12 +56,15 @@ def _line(
 
 
 def _endgame(name: str, size: int, rng: random.Random) -> Position | None:
-    """A random game's first position where the policy calls the end near, still open."""
+    """A random game's first position where the policy calls the end near and a short
+    proof search settles nothing (a settled one would end the bench at once)."""
     position = new_game(name, size).start()
     policy = policy_for(position.game)
     while position.legal_moves():
         if policy.endgame_near(position):
-            return position
+            quick = ProofSearcher().search(position, [], SearchLimits(iterations=2000))
+            if quick.proven_result is None:
+                return position
         moves = position.legal_moves()
         position.push(moves[rng.randrange(len(moves))])
     return None
