@@ -51,6 +51,12 @@ def proofs_only(result: SearchResult) -> SearchResult:
     return SearchResult(None, 0.5, (), lost, result.nodes, result.elapsed, result.depth)
 
 
+def prover_wanted(position: Position, limits: SearchLimits) -> bool:
+    """Whether a search of `position` within `limits` gets the prover: only a timed one
+    (counted searches stay reproducible) where the game's policy calls the end near."""
+    return limits.time is not None and policy_for(position.game).endgame_near(position)
+
+
 def lost_moves(result: SearchResult) -> frozenset[Move]:
     return frozenset(c.move for c in result.candidates if c.proof == -1)
 
@@ -119,7 +125,7 @@ class SolverFirstSearcher:
         rng: random.Random | None = None,
     ) -> SearchResult:
         should_stop = should_stop or never_stop
-        if limits.time is None or not policy_for(position.game).endgame_near(position):
+        if limits.time is None or not prover_wanted(position, limits):
             return self.mcts.search(
                 position, history, limits, should_stop=should_stop, on_progress=on_progress,
                 rng=rng,

@@ -41,7 +41,7 @@ from engine.ai.common import (
     StopCheck,
     never_stop,
 )
-from engine.ai.policies import policy_for
+from engine.ai.endgame import ProofSearcher, prover_wanted
 from engine.ai.root_split import (
     ALPHA_BETA_KINDS,
     ShareIteration,
@@ -105,7 +105,6 @@ def _worker_loop(
     """
     from engine.ai.alphabeta import AlphaBetaSearcher, AlphaBetaSettings
     from engine.ai.ayu_search import AyuSearcher, AyuSearchSettings
-    from engine.ai.endgame import ProofSearcher
     from engine.ai.levels import mcts_settings
     from engine.ai.mcts import MctsSearcher
     from engine.registry import parse_position
@@ -161,7 +160,10 @@ def _worker_loop(
             own_limits = replace(limits, time=limits.time + 1.0) if limits.time else limits
             result = searcher.search(
                 position, task.history, own_limits,
-                should_stop=should_stop, on_progress=progress, rng=random.Random(task.seed),
+                should_stop=should_stop,
+                # A prover's progress names no move: the parent would only drop it.
+                on_progress=None if task.kind == SOLVER_KIND else progress,
+                rng=random.Random(task.seed),
                 **extra,
             )
             results.put(
@@ -353,9 +355,7 @@ class ParallelSearcher:
 
         def on_report(report: _WorkerReport, newest: dict[int, _WorkerReport]) -> bool:
             shares = shares_of(newest)
-            # A prover's progress names no move (engine/ai/endgame.py): MCTS's speaks.
-            speaks = split or report.best is not None
-            if on_progress is not None and not report.final and speaks and clock.report_due():
+            if on_progress is not None and not report.final and clock.report_due():
                 info = self._progress(report, newest, shares, clock.elapsed())
                 if info is not None:
                     on_progress(info)
@@ -406,7 +406,7 @@ class ParallelSearcher:
         if self.kind != SOLVER_PAIR:
             return [self.kind] * self.workers
         kinds = ["mcts"] * self.workers
-        if limits.time is not None and policy_for(position.game).endgame_near(position):
+        if prover_wanted(position, limits):
             kinds[-1] = SOLVER_KIND
         return kinds
 
