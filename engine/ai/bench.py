@@ -60,11 +60,14 @@ def _endgame(name: str, size: int, rng: random.Random) -> Position | None:
     proof search settles nothing (a settled one would end the bench at once)."""
     position = new_game(name, size).start()
     policy = policy_for(position.game)
+    plies = 0
     while position.legal_moves():
-        if policy.endgame_near(position):
-            quick = ProofSearcher().search(position, [], SearchLimits(iterations=2000))
+        # A few plies in at least: Bug 3's whole board counts as near the end.
+        if plies >= 4 and policy.endgame_near(position):
+            quick = ProofSearcher().search(position, [], SearchLimits(iterations=5000))
             if quick.proven_result is None:
                 return position
         moves = position.legal_moves()
         position.push(moves[rng.randrange(len(moves))])
+        plies += 1
     return None

@@ -9,7 +9,8 @@ deep where MCTS-Solver must expand every reply first.
 Only what the prover proves is used: a proven win (or loss) is played as it is, and root
 moves proven lost are taken out of the MCTS search. Its unproven values are thrown away.
 
-* `ProofSearcher` is the prover alone; its result holds only proofs (`best_move` None
+* `ProofSearcher` is the prover alone (Bug's own df-pn prover, engine/ai/bug_prover.py, or
+  alpha-beta for other games); its result holds only proofs (`best_move` None
   when it proved nothing), and its progress reports only its effort until it proves.
   Worker processes run it beside MCTS workers (engine/ai/parallel.py).
 * `SolverFirstSearcher` shares one core: the prover takes a part of the time, then MCTS
@@ -22,13 +23,15 @@ before that the prover proves nothing in the time and MCTS gets all of it.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 from engine.ai.alphabeta import AlphaBetaSearcher, AlphaBetaSettings, TranspositionTable
+from engine.ai.bug_prover import BugProver
 from engine.ai.common import (
     Clock,
     ProgressCallback,
+    Searcher,
     SearchInfo,
     SearchLimits,
     SearchResult,
@@ -65,18 +68,24 @@ def lost_moves(result: SearchResult) -> frozenset[Move]:
 TABLE_LIMIT = 500_000
 
 
-class ProofSearcher:
-    """Alpha-beta that reports only what it proves (see `proofs_only`).
+# Games with a prover of their own, which proves more in the time than alpha-beta.
+GAME_PROVERS: dict[str, Callable[[], Searcher]] = {"bug": BugProver}
 
-    It keeps its transposition table from one search to the next, as long as the game is
-    the same and the table is not too big: the positions two plies on are mostly in it
-    already, so a proof out of reach in one move's time may come in the next.
+
+class ProofSearcher:
+    """Reports only what it proves (see `proofs_only`): the game's own prover where it has
+    one (`GAME_PROVERS`), else alpha-beta.
+
+    It keeps its tables from one search to the next, as long as the game is the same and
+    the table is not too big: the positions two plies on are mostly in it already, so a
+    proof out of reach in one move's time may come in the next.
     """
 
     def __init__(self, settings: AlphaBetaSettings | None = None) -> None:
         self.inner = AlphaBetaSearcher(settings)
         self.table: TranspositionTable = {}
         self.game_identity: object = None
+        self.game_provers: dict[str, Searcher] = {}
 
     def search(
         self,
@@ -88,6 +97,14 @@ class ProofSearcher:
         on_progress: ProgressCallback | None = None,
         rng: random.Random | None = None,
     ) -> SearchResult:
+        name = position.game.name
+        if name in GAME_PROVERS:
+            if name not in self.game_provers:
+                self.game_provers[name] = GAME_PROVERS[name]()
+            return self.game_provers[name].search(
+                position, history, limits, should_stop=should_stop, on_progress=on_progress,
+                rng=rng,
+            )
         identity = position.game.identity()
         if identity != self.game_identity or len(self.table) > TABLE_LIMIT:
             self.table = {}

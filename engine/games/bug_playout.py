@@ -40,6 +40,14 @@ def growth_cells(geo: BugGeometry, own: int, enemy: int) -> int:
 GROWTH_MEMO_LIMIT = 200_000
 
 
+def remember_growth_cells(geo: BugGeometry, own: int, enemy: int, cells: int) -> None:
+    """Tell the memo of `growth_cells` what a caller worked out another way."""
+    memo = geo.growth_memo
+    if len(memo) >= GROWTH_MEMO_LIMIT:
+        memo.clear()
+    memo[(own, enemy)] = cells
+
+
 def _growth_cells(geo: BugGeometry, bugs: list[int], other_bugs: list[int], taken: int) -> int:
     spread = geo.spread
     empty = geo.board_mask & ~taken

@@ -23,6 +23,22 @@ Turn = tuple[BugMove, int, int]
 def list_turns(geo: BugGeometry, own: int, enemy: int) -> list[Turn]:
     """Every distinct turn of the mover owning `own` (cells sequences, not boards: two
     turns may leave the same board)."""
+    return _turns(geo, own, enemy, None)  # type: ignore[return-value]
+
+
+def list_boards(geo: BugGeometry, own: int, enemy: int) -> set[tuple[int, int]]:
+    """The distinct boards (the mover's stones, the opponent's) the mover's turns leave.
+
+    Eating orders that meet on the same board mid-turn go on the same way from there, so
+    each board of a turn in progress is followed once: a chain of meals has many orders."""
+    return {(after, enemy_after) for _, after, enemy_after in _turns(geo, own, enemy, set())}
+
+
+def _turns(
+    geo: BugGeometry, own: int, enemy: int, seen: set[tuple[int, int]] | None
+) -> list[tuple[BugMove | None, int, int]]:
+    """`list_turns`, or with `seen` (boards of turns in progress met so far) the boards
+    without the moves."""
     spread = geo.spread
     empty = geo.board_mask & ~(own | enemy)
     own_bugs = geo.bugs(own)
@@ -46,7 +62,7 @@ def list_turns(geo: BugGeometry, own: int, enemy: int) -> list[Turn]:
                 fed.append((number, bonus))
     neighbours = geo.neighbours
     single = geo.single_moves
-    turns: list[Turn] = []
+    turns: list[tuple[BugMove | None, int, int]] = []
     growths: list[tuple[int, int]] = []  # (number of the grown bug or -1, cells)
     for number, bug in enumerate(own_bugs):
         if bug.bit_count() < largest:
@@ -77,7 +93,7 @@ def list_turns(geo: BugGeometry, own: int, enemy: int) -> list[Turn]:
             if meal and not hungry:
                 hungry = bool(spread(grown) & ((empty ^ bit) | meal) & ~around_others)
             if not hungry:
-                turns.append((single[cell], own | bit, enemy))
+                turns.append((single[cell] if seen is None else None, own | bit, enemy))
                 continue
             after, after_meals = list(own_bugs), list(meals)
             if number >= 0:
@@ -86,7 +102,7 @@ def list_turns(geo: BugGeometry, own: int, enemy: int) -> list[Turn]:
             else:
                 after.append(grown)
                 after_meals.append(meal)
-            _cycles(geo, (cell,), after, after_meals, enemy_bugs, own | bit, enemy, turns)
+            _cycles(geo, (cell,), after, after_meals, enemy_bugs, own | bit, enemy, turns, seen)
     return turns
 
 
@@ -98,7 +114,8 @@ def _cycles(
     enemy_bugs: list[int],
     own: int,
     enemy: int,
-    out: list[Turn],
+    out: list[tuple[BugMove | None, int, int]],
+    seen: set[tuple[int, int]] | None,
 ) -> None:
     """BUG-14: every way to finish a turn whose cells so far are `done`.
 
@@ -106,6 +123,10 @@ def _cycles(
     so after one bug eats, another bug's prey is its old prey less what was eaten; only
     the eater, which has grown, needs a fresh look.
     """
+    if seen is not None:
+        if (own, enemy) in seen:
+            return
+        seen.add((own, enemy))
     spread = geo.spread
     empty = geo.board_mask & ~(own | enemy)
     ate = False
@@ -130,12 +151,15 @@ def _cycles(
             grown_meal = geo.meal(grown, left) if can_eat_again else 0
             if not grown_meal and not others_fed:
                 # Nobody has prey any more: the turn ends here (BUG-15).
-                out.append((geo.move(done + (cell,)), own | bit, enemy ^ meal))
+                move = geo.move(done + (cell,)) if seen is None else None
+                out.append((move, own | bit, enemy ^ meal))
                 continue
             after = list(own_bugs)
             after[number] = grown
             after_meals = list(rest_meals)
             after_meals[number] = grown_meal
-            _cycles(geo, done + (cell,), after, after_meals, left, own | bit, enemy ^ meal, out)
+            _cycles(
+                geo, done + (cell,), after, after_meals, left, own | bit, enemy ^ meal, out, seen
+            )
     if not ate:
-        out.append((geo.move(done), own, enemy))
+        out.append((geo.move(done) if seen is None else None, own, enemy))

@@ -1,4 +1,4 @@
-"""The alpha-beta endgame prover beside MCTS: only its proofs count, and they are right."""
+"""The endgame prover beside MCTS: only its proofs count, and they are right."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from dataclasses import replace
 import pytest
 
 from engine.ai.alphabeta import AlphaBetaSearcher
+from engine.ai.bug_prover import BugProver
 from engine.ai.common import Candidate, SearchInfo, SearchLimits, SearchResult
 from engine.ai.endgame import ProofSearcher, SolverFirstSearcher, lost_moves, proofs_only
 from engine.ai.levels import mcts_settings
@@ -95,7 +96,9 @@ def test_solver_first_settles_a_late_position_with_the_prover(text: str, result:
     found = SolverFirstSearcher(MctsSearcher(mcts_settings("bug"))).search(
         position, [], SearchLimits(time=20.0), rng=random.Random(1)
     )
-    assert found.proven_result == result and found.proven_plies == exact[1]
+    # Bug's prover (df-pn) names the length of the line it proved, not always the best.
+    assert found.proven_result == result
+    assert found.proven_plies is not None and found.proven_plies >= exact[1]
     assert found.elapsed < 10  # the proof ends the search: its time is not used up
     assert found.best_move is not None
     position.push(found.best_move)
@@ -118,22 +121,31 @@ def test_solver_first_leaves_early_positions_and_counted_searches_to_mcts() -> N
     assert replace(wrapped, elapsed=0.0) == replace(alone, elapsed=0.0)
 
 
-def test_the_prover_keeps_its_table_for_the_next_move_only_in_the_same_game() -> None:
+def test_the_alpha_beta_prover_keeps_its_table_for_the_next_move_only_in_the_same_game() -> None:
     prover = ProofSearcher()
-    position = parse_position("bug 4 1wbb/1w1bw/wb1wb1/1bbb1b1/wwww2/1w1b1/4 b")
+    position = random_position("ahayuta", 8, 20, random.Random(5))
     prover.search(position, [], SearchLimits(iterations=2000))
     kept = len(prover.table)
     assert kept > 0
     position.push(position.legal_moves()[0])
     prover.search(position, [], SearchLimits(iterations=500))
     assert len(prover.table) >= kept
-    prover.search(parse_position(WON), [], SearchLimits(iterations=500))
+    prover.search(random_position("ayu", 9, 6, random.Random(5)), [], SearchLimits(iterations=500))
     assert 0 < len(prover.table) < kept
+
+
+def test_bug_positions_go_to_bugs_own_prover() -> None:
+    prover = ProofSearcher()
+    result = prover.search(parse_position(WON), [], SearchLimits(iterations=5000))
+    assert result.proven_result == 1
+    assert not prover.table  # the alpha-beta was not used
+    assert isinstance(prover.game_provers["bug"], BugProver)
 
 
 def test_the_prover_reports_its_effort_but_no_unproven_move() -> None:
     reports: list[SearchInfo] = []
-    position = parse_position("bug 4 1wbb/1w1bw/wb1wb1/1bbb1b1/wwww2/1w1b1/4 b")
+    # 20 empty cells: the prover joins, and proves nothing in 3 s.
+    position = parse_position("bug 4 bbww/1b2b/w5/1w4w/bw2b1/wbb1b/1b2 b")
     SolverFirstSearcher(MctsSearcher(mcts_settings("bug"))).search(
         position, [], SearchLimits(time=1.0), on_progress=reports.append, rng=random.Random(1)
     )

@@ -1,0 +1,149 @@
+"""Bug's own endgame prover (df-pn) and the board lister under it."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from engine.ai.bug_prover import BugProver
+from engine.ai.common import SearchLimits
+from engine.core import Position
+from engine.games.bug import BugPosition
+from engine.games.bug_turn_list import list_boards, list_turns
+from engine.registry import new_game, parse_position
+from tests.engine.ai_helpers import random_position, solve
+
+WON = "bug 3 bbw/wbbw/b4/b1bb/2b w"  # White to move wins in 4 plies
+LOST = "bug 3 2w/1ww1/2b1w/www1/3 b"  # Black to move loses in 3
+
+
+def _boards_by_pushing(position: BugPosition) -> set[tuple[int, int]]:
+    colour = position.turn
+    boards = set()
+    for move in position.legal_moves():
+        position.push(move)
+        boards.add((position.stones[colour], position.stones[colour ^ 1]))
+        position.pop()
+    return boards
+
+
+@pytest.mark.parametrize("size", [3, 4, 5])
+def test_the_listed_boards_are_those_the_turns_leave(size: int) -> None:
+    rng = random.Random(size)
+    eating = 0
+    for _ in range(40):
+        position = random_position("bug", size, rng.randrange(2, 40), rng)
+        assert isinstance(position, BugPosition)
+        if position.outcome() is not None or not (position.stones[0] or position.stones[1]):
+            continue
+        colour = position.turn
+        own, enemy = position.stones[colour], position.stones[colour ^ 1]
+        expected = _boards_by_pushing(position)
+        turns = list_turns(position.geo, own, enemy)
+        assert [turn for turn, _, _ in turns] == position.legal_moves()
+        assert {(after, enemy_after) for _, after, enemy_after in turns} == expected
+        assert list_boards(position.geo, own, enemy) == expected
+        eating += any(len(turn.cells) > 1 for turn, _, _ in turns)
+    assert eating >= 5  # the eating cycles were exercised, not only single stones
+
+
+def _late_positions(count: int, seed: str) -> list[Position]:
+    """Bug 3 positions from random games that plain minimax settles within 4 plies."""
+    rng = random.Random(seed)
+    found: list[Position] = []
+    while len(found) < count:
+        position = random_position("bug", 3, rng.randrange(8, 16), rng)
+        if position.outcome() is None and solve(position, 4) is not None:
+            found.append(position)
+    return found
+
+
+def test_proofs_agree_with_exhaustive_search() -> None:
+    lost_checked = 0
+    for position in _late_positions(12, "bug-prover"):
+        exact = solve(position, 4)
+        assert exact is not None
+        result = BugProver().search(position, [], SearchLimits(iterations=50_000))
+        assert result.proven_result == exact[0], position.to_text()
+        assert result.proven_plies is not None and result.proven_plies >= exact[1]
+        assert result.best_move in position.legal_moves()
+        position.push(result.best_move)
+        after = solve(position, 4)
+        position.pop()
+        # A win is kept; a lost position's move still loses, no sooner than it must.
+        assert after is not None and after[0] == -exact[0]
+        for candidate in result.candidates:
+            if candidate.proof != -1:
+                continue
+            position.push(candidate.move)
+            reply = solve(position, 3)
+            position.pop()
+            if reply is not None:
+                assert reply[0] == 1, (position.to_text(), candidate.move.to_text())
+                lost_checked += 1
+    assert lost_checked >= 10
+
+
+def test_an_unsettled_search_names_no_move_and_only_moves_proven_lost() -> None:
+    rng = random.Random(9)
+    checked = 0
+    for _ in range(6):
+        position = random_position("bug", 4, 14, rng)
+        result = BugProver().search(position, [], SearchLimits(iterations=300))
+        if result.proven:
+            continue
+        assert result.best_move is None and result.pv == ()
+        assert all(candidate.proof == -1 for candidate in result.candidates)
+        checked += 1
+    assert checked >= 3
+
+
+def test_the_first_stone_and_a_finished_game() -> None:
+    start = new_game("bug", 3).start()
+    assert BugProver().search(start, [], SearchLimits(iterations=100)).best_move is None
+    won = parse_position(WON)
+    position = won.copy()
+    while position.legal_moves():
+        result = BugProver().search(position, [], SearchLimits(iterations=5000))
+        assert result.proven
+        assert result.best_move is not None
+        position.push(result.best_move)
+    # The side that was to move in WON played its proven wins to the end and won.
+    outcome = position.outcome()
+    assert outcome is not None and outcome.winner == won.turn_name
+
+
+def test_the_stop_request_is_honoured() -> None:
+    position = random_position("bug", 5, 6, random.Random(3))
+    calls = 0
+
+    def stop() -> bool:
+        nonlocal calls
+        calls += 1
+        return calls > 3
+
+    result = BugProver().search(position, [], SearchLimits(time=60.0), should_stop=stop)
+    assert result.elapsed < 30  # stopped long before its time; nodes are checked in small steps
+    assert result.best_move is None
+
+
+def test_the_tables_last_while_the_board_size_stays() -> None:
+    prover = BugProver()
+    position = random_position("bug", 4, 14, random.Random(2))
+    prover.search(position, [], SearchLimits(iterations=1000))
+    kept = len(prover.proofs) + len(prover.numbers)
+    assert kept > 0
+    position.push(position.legal_moves()[0])
+    prover.search(position, [], SearchLimits(iterations=300))
+    assert len(prover.proofs) + len(prover.numbers) >= kept
+    prover.search(parse_position(LOST), [], SearchLimits(iterations=300))
+    assert 0 < len(prover.proofs) + len(prover.numbers) < kept
+
+
+def test_progress_reports_carry_no_unproven_move() -> None:
+    reports = []
+    position = random_position("bug", 4, 12, random.Random(4))
+    BugProver().search(position, [], SearchLimits(time=0.6), on_progress=reports.append)
+    assert reports
+    assert all(info.best_move == "" or info.proven for info in reports)
