@@ -1,10 +1,11 @@
-"""An alpha-beta endgame prover beside MCTS, for games whose playouts misjudge the end.
+"""An endgame prover beside MCTS, for games whose playouts misjudge the end.
 
 Bug's random playouts value a lost endgame as a likely win: in a game Master lost to plain
 UCT (side 4), its MCTS gave 0.84-0.90 for five moves while alpha-beta, on the same
 positions, proved a win in 10 plies (the move Master did not play) and then Master's loss
-in 13 (engine/ai/STRENGTH.md). Alpha-beta orders Bug's turns well and proves 10-14 plies
-deep where MCTS-Solver must expand every reply first.
+in 13 (engine/ai/STRENGTH.md). A proof search orders Bug's turns well and proves 10-20
+plies deep where MCTS-Solver must expand every reply first. Bug has a prover of its own
+(df-pn, engine/ai/bug_prover.py); other games would get the generic alpha-beta.
 
 Only what the prover proves is used: a proven win (or loss) is played as it is, and root
 moves proven lost are taken out of the MCTS search. Its unproven values are thrown away.
