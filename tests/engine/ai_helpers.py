@@ -37,6 +37,18 @@ def random_position(name: str, size: int, plies: int, rng: random.Random) -> Pos
     return position
 
 
+def settled_bug_positions(count: int, seed: str, first_ply: int = 10) -> list[Position]:
+    """Bug 3 positions from random games (`first_ply` to 15 plies in) that plain minimax
+    settles within 4 plies."""
+    rng = random.Random(seed)
+    found: list[Position] = []
+    while len(found) < count:
+        position = random_position("bug", 3, rng.randrange(first_ply, 16), rng)
+        if position.outcome() is None and solve(position, 4) is not None:
+            found.append(position)
+    return found
+
+
 def solve(position: Position, depth: int) -> tuple[int, int] | None:
     """Exact (result, plies) for the side to move by plain minimax, or None if deeper.
 

@@ -14,28 +14,16 @@ from engine.ai.endgame import ProofSearcher, SolverFirstSearcher, lost_moves, pr
 from engine.ai.levels import mcts_settings
 from engine.ai.mcts import MctsSearcher
 from engine.ai.policies import policy_for
-from engine.core import Position
 from engine.registry import new_game, parse_position
-from tests.engine.ai_helpers import random_position, solve
+from tests.engine.ai_helpers import random_position, settled_bug_positions, solve
 
 WON = "bug 3 bbw/wbbw/b4/b1bb/2b w"  # White to move wins in 4 plies
 LOST = "bug 3 2w/1ww1/2b1w/www1/3 b"  # Black to move loses in 3
 
 
-def _late_bug_positions(count: int) -> list[Position]:
-    """Bug 3 positions from random games that plain minimax settles within 4 plies."""
-    rng = random.Random("late-bug")
-    found: list[Position] = []
-    while len(found) < count:
-        position = random_position("bug", 3, rng.randrange(10, 16), rng)
-        if position.outcome() is None and solve(position, 4) is not None:
-            found.append(position)
-    return found
-
-
 def test_alpha_beta_marks_exactly_proven_root_moves() -> None:
     proofs = 0
-    for position in _late_bug_positions(8):
+    for position in settled_bug_positions(8, "late-bug"):
         result = AlphaBetaSearcher().search(position, [], SearchLimits(depth=4))
         for candidate in result.candidates:
             if candidate.proof is None:

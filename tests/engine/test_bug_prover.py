@@ -8,11 +8,10 @@ import pytest
 
 from engine.ai.bug_prover import BugProver
 from engine.ai.common import SearchLimits
-from engine.core import Position
 from engine.games.bug import BugPosition
 from engine.games.bug_turn_list import list_boards, list_turns
 from engine.registry import new_game, parse_position
-from tests.engine.ai_helpers import random_position, solve
+from tests.engine.ai_helpers import random_position, settled_bug_positions, solve
 
 WON = "bug 3 bbw/wbbw/b4/b1bb/2b w"  # White to move wins in 4 plies
 LOST = "bug 3 2w/1ww1/2b1w/www1/3 b"  # Black to move loses in 3
@@ -48,20 +47,9 @@ def test_the_listed_boards_are_those_the_turns_leave(size: int) -> None:
     assert eating >= 5  # the eating cycles were exercised, not only single stones
 
 
-def _late_positions(count: int, seed: str) -> list[Position]:
-    """Bug 3 positions from random games that plain minimax settles within 4 plies."""
-    rng = random.Random(seed)
-    found: list[Position] = []
-    while len(found) < count:
-        position = random_position("bug", 3, rng.randrange(8, 16), rng)
-        if position.outcome() is None and solve(position, 4) is not None:
-            found.append(position)
-    return found
-
-
 def test_proofs_agree_with_exhaustive_search() -> None:
     lost_checked = 0
-    for position in _late_positions(12, "bug-prover"):
+    for position in settled_bug_positions(12, "bug-prover", first_ply=8):
         exact = solve(position, 4)
         assert exact is not None
         result = BugProver().search(position, [], SearchLimits(iterations=50_000))
