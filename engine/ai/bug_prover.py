@@ -54,9 +54,9 @@ EPSILON = 0.25
 TABLE_LIMIT = 1_000_000
 # Boards whose children are remembered: df-pn comes back to a node many times.
 CHILDREN_LIMIT = 200_000
-# How often (in nodes) the clock and the stop request are looked at: a node takes
-# 50-500 microseconds, so this is well inside the 20 ms a stop may take.
-CHECK_EVERY = 32
+# How often (in nodes) the clock and the stop request are looked at: a node that lists
+# its turns takes up to a millisecond or two on the big boards, and a stop may take 20 ms.
+CHECK_EVERY = 8
 
 Board = tuple[int, int]  # (the mover's stones, the opponent's)
 
