@@ -260,6 +260,12 @@ class BugProver:
 
     def _check(self) -> None:
         self._next_check = self.nodes + CHECK_EVERY
+        # A long analysis must not fill the memory: forgetting costs only work (no node
+        # on the search path reads a table entry it has not just looked up).
+        if len(self.numbers) > TABLE_LIMIT:
+            self.numbers.clear()
+        if len(self.proofs) > TABLE_LIMIT:
+            self.proofs.clear()
         if self._should_stop():
             raise _TimeUpError
         elapsed = self._clock.elapsed()

@@ -135,3 +135,17 @@ def test_progress_reports_carry_no_unproven_move() -> None:
     BugProver().search(position, [], SearchLimits(time=0.6), on_progress=reports.append)
     assert reports
     assert all(info.best_move == "" or info.proven for info in reports)
+
+
+def test_full_tables_are_forgotten_without_losing_the_proof(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr("engine.ai.bug_prover.TABLE_LIMIT", 40)
+    for text, expected in ((WON, 1), (LOST, -1)):
+        result = BugProver().search(parse_position(text), [], SearchLimits(iterations=20_000))
+        assert result.proven_result == expected
+    prover = BugProver()
+    unsettled = parse_position("bug 4 bbww/1b2b/w5/1w4w/bw2b1/wbb1b/1b2 b")
+    assert not prover.search(unsettled, [], SearchLimits(iterations=3000)).proven
+    # Each check forgets what is over the limit; a few nodes' entries come in between.
+    assert len(prover.proofs) + len(prover.numbers) < 40 + 400
