@@ -27,13 +27,10 @@ def growth_cells(geo: BugGeometry, own: int, enemy: int) -> int:
     Remembered per board: a search asks for the same board's cells again and again (the
     end-of-game test, then the evaluation of both sides, then again at the next depth),
     and finding the bugs is most of the cost. Playouts go through `_Board` instead."""
-    memo = geo.growth_memo
-    key = (own, enemy)
-    cells = memo.get(key)
+    cells = geo.growth_memo.get((own, enemy))
     if cells is None:
-        if len(memo) >= GROWTH_MEMO_LIMIT:
-            memo.clear()
-        cells = memo[key] = _growth_cells(geo, geo.bugs(own), geo.bugs(enemy), own | enemy)
+        cells = _growth_cells(geo, geo.bugs(own), geo.bugs(enemy), own | enemy)
+        remember_growth_cells(geo, own, enemy, cells)
     return cells
 
 
@@ -41,7 +38,8 @@ GROWTH_MEMO_LIMIT = 200_000
 
 
 def remember_growth_cells(geo: BugGeometry, own: int, enemy: int, cells: int) -> None:
-    """Tell the memo of `growth_cells` what a caller worked out another way."""
+    """Put `cells` in the memo of `growth_cells` (also for callers that worked them out
+    another way), which starts afresh when full."""
     memo = geo.growth_memo
     if len(memo) >= GROWTH_MEMO_LIMIT:
         memo.clear()
