@@ -44,7 +44,7 @@ from engine.core import Move, Position
 from engine.games.bug import BugPosition
 from engine.games.bug_geometry import BugGeometry
 from engine.games.bug_playout import growth_cells, remember_growth_cells
-from engine.games.bug_turn_list import list_boards, list_turns
+from engine.games.bug_turn_list import Turn, list_boards, list_turns
 
 INFINITE = 10**9
 # The 1 + epsilon trick (Pawlewicz and Lew): stay in a child until its number passes the
@@ -126,20 +126,21 @@ class BugProver:
         self._should_stop = should_stop or never_stop
         self._on_progress = on_progress
         self._on_path = set()
-        if not position.legal_moves():
-            return SearchResult(None, 1.0, (), (), 0, self._clock.elapsed(), 0, 1, 0)
         colour = position.turn
         own, enemy = position.stones[colour], position.stones[colour ^ 1]
+        turns = list_turns(position.geo, own, enemy)
+        if not turns:  # the mover cannot grow, so has won (BUG-9)
+            return SearchResult(None, 1.0, (), (), 0, self._clock.elapsed(), 0, 1, 0)
         if own == 0 and enemy == 0:  # Black's first stone (BUG-7): nothing to prove
             return self._result({}, None)
         with contextlib.suppress(_TimeUpError):
             self._mid((own, enemy), INFINITE, INFINITE)
-        return self._root_result(own, enemy)
+        return self._root_result(turns)
 
-    def _root_result(self, own: int, enemy: int) -> SearchResult:
-        assert self.geo is not None
+    def _root_result(self, turns: list[Turn]) -> SearchResult:
+        """What the search proved about the root's moves (`turns`, from `list_turns`)."""
         moves: dict[Board, Move] = {}
-        for turn, own_after, enemy_after in list_turns(self.geo, own, enemy):
+        for turn, own_after, enemy_after in turns:
             moves.setdefault((enemy_after, own_after), turn)
         lost: dict[Move, int] = {}
         for child, move in moves.items():
