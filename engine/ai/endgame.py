@@ -55,10 +55,11 @@ def proofs_only(result: SearchResult) -> SearchResult:
     return SearchResult(None, 0.5, (), lost, result.nodes, result.elapsed, result.depth)
 
 
-def prover_wanted(position: Position, limits: SearchLimits) -> bool:
+def prover_wanted(position: Position, limits: SearchLimits, reach: int | None = None) -> bool:
     """Whether a search of `position` within `limits` gets the prover: only a timed one
-    (counted searches stay reproducible) where the game's policy calls the end near."""
-    return limits.time is not None and policy_for(position.game).endgame_near(position)
+    (counted searches stay reproducible) where the game's policy calls the end near
+    (within `reach`, if given: see `GamePolicy.endgame_near`)."""
+    return limits.time is not None and policy_for(position.game).endgame_near(position, reach)
 
 
 def lost_moves(result: SearchResult) -> frozenset[Move]:
@@ -125,11 +126,18 @@ class ProofSearcher:
 
 
 class SolverFirstSearcher:
-    """On one core: near the end, the prover first for `share` of the time, then MCTS."""
+    """On one core: near the end, the prover first for `share` of the time, then MCTS.
 
-    def __init__(self, mcts: MctsSearcher, share: float = SOLVER_SHARE) -> None:
+    `reach` (see `GamePolicy.endgame_near`) lets a weaker level call the prover in later:
+    on Bug's small board, where every decent searcher plays the end perfectly, how early
+    the prover joins is what sets the upper levels apart (engine/ai/STRENGTH.md)."""
+
+    def __init__(
+        self, mcts: MctsSearcher, share: float = SOLVER_SHARE, reach: int | None = None
+    ) -> None:
         self.mcts = mcts
         self.share = share
+        self.reach = reach
         self.prover = ProofSearcher()
 
     def search(
@@ -143,7 +151,7 @@ class SolverFirstSearcher:
         rng: random.Random | None = None,
     ) -> SearchResult:
         should_stop = should_stop or never_stop
-        if limits.time is None or not prover_wanted(position, limits):
+        if limits.time is None or not prover_wanted(position, limits, self.reach):
             return self.mcts.search(
                 position, history, limits, should_stop=should_stop, on_progress=on_progress,
                 rng=rng,

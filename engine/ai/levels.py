@@ -40,6 +40,7 @@ class LevelSettings:
     iterations: int | None
     temperature: float  # 0: always the best move
     workers: int = 1
+    endgame_reach: int | None = None  # see _ENDGAME_REACH; None: the game's own
 
 
 # Per game: "mcts" or "alphabeta", and MCTS leaf evaluation (None = playouts to the end,
@@ -104,13 +105,27 @@ _SIZE_OVERRIDES: dict[tuple[str, int, str], tuple[float | None, int | None, floa
 }
 
 
+# Where the endgame prover joins later for a level than the policy's own threshold
+# (`GamePolicy.endgame_near`; Bug: empty cells). Side 3 has 19 cells, so with the
+# policy's 20 the prover runs from the first move, every timed level plays the end
+# perfectly and the colour decides: Strong beat Intermediate only 12-8. How far from the
+# end a level starts to prove is now what sets side 3's upper levels apart. Measured over
+# 40 games each: Intermediate at 9 drew even with Casual, at 10 beat it 33-7; Strong at
+# 14 beat Intermediate at 10 33-7; Master beat Strong at 14 16-4 (STRENGTH.md).
+_ENDGAME_REACH: dict[tuple[str, int, str], int] = {
+    ("bug", 3, "intermediate"): 10,
+    ("bug", 3, "strong"): 14,
+}
+
+
 # Root moves this close to the best get exact scores in the generic alpha-beta, for the
 # softened choice of the easy levels (and the soft players that tuning plays).
 SOFT_ROOT_MARGIN = 300
 
 
-def searcher_for(game_name: str, *, workers: int = 1) -> Searcher:
-    """The full-strength searcher for a game (no softening)."""
+def searcher_for(game_name: str, *, workers: int = 1, reach: int | None = None) -> Searcher:
+    """The full-strength searcher for a game (no softening); `reach` narrows where a Bug
+    search calls its endgame prover (`_ENDGAME_REACH`)."""
     inner: Searcher
     if GAME_ENGINE.get(game_name, "mcts") == "ayu":
         if workers > 1:
@@ -123,9 +138,9 @@ def searcher_for(game_name: str, *, workers: int = 1) -> Searcher:
         return inner
     prover = game_name in ENDGAME_PROVER
     if workers > 1:
-        return ParallelSearcher(game_name, SOLVER_PAIR if prover else "mcts", workers)
+        return ParallelSearcher(game_name, SOLVER_PAIR if prover else "mcts", workers, reach)
     mcts = MctsSearcher(mcts_settings(game_name))
-    return SolverFirstSearcher(mcts) if prover else mcts
+    return SolverFirstSearcher(mcts, reach=reach) if prover else mcts
 
 
 def mcts_settings(game_name: str) -> MctsSettings:
@@ -147,8 +162,9 @@ def level_limits(
         budget = _SIZE_OVERRIDES.get((game_name, size, key), budget)
     seconds, iterations, temperature, default_workers = budget
     count = default_workers if workers is None else workers
-    settings = LevelSettings(key, seconds, iterations, temperature, count)
-    searcher = searcher_for(game_name, workers=count)
+    reach = _ENDGAME_REACH.get((game_name, size, key)) if size is not None else None
+    settings = LevelSettings(key, seconds, iterations, temperature, count, reach)
+    searcher = searcher_for(game_name, workers=count, reach=reach)
     if temperature > 0 and GAME_ENGINE.get(game_name) == "ayu" and count == 1:
         # Exact values for the root moves near the best, for the softened choice.
         searcher = AyuSearcher(AyuSearchSettings(root_margin=400))

@@ -312,12 +312,17 @@ def _shutdown_pools() -> None:
 
 
 class ParallelSearcher:
-    """The game's searcher run in `workers` processes behind the common `search` call."""
+    """The game's searcher run in `workers` processes behind the common `search` call.
 
-    def __init__(self, game_name: str, kind: str, workers: int) -> None:
+    `reach` narrows where the SOLVER_PAIR's prover joins (`GamePolicy.endgame_near`)."""
+
+    def __init__(
+        self, game_name: str, kind: str, workers: int, reach: int | None = None
+    ) -> None:
         self.game_name = game_name
         self.kind = kind
         self.workers = max(1, workers)
+        self.reach = reach
 
     def search(
         self,
@@ -406,7 +411,7 @@ class ParallelSearcher:
         if self.kind != SOLVER_PAIR:
             return [self.kind] * self.workers
         kinds = ["mcts"] * self.workers
-        if prover_wanted(position, limits):
+        if prover_wanted(position, limits, self.reach):
             kinds[-1] = SOLVER_KIND
         return kinds
 

@@ -140,3 +140,15 @@ def test_the_prover_reports_its_effort_but_no_unproven_move() -> None:
     proving = [info for info in reports if not info.best_move]
     assert proving and all(info.nodes > 0 and not info.pv for info in proving)
     assert reports[-1].best_move  # MCTS's answer comes last
+
+
+def test_a_narrower_reach_keeps_the_prover_out_until_the_end_is_nearer() -> None:
+    # 20 empty cells: near by Bug's own threshold, not within a reach of 18.
+    position = parse_position("bug 4 bbww/1b2b/w5/1w4w/bw2b1/wbb1b/1b2 b")
+    policy = policy_for(position.game)
+    assert policy.endgame_near(position) and not policy.endgame_near(position, 18)
+    reports: list[SearchInfo] = []
+    SolverFirstSearcher(MctsSearcher(mcts_settings("bug")), reach=18).search(
+        position, [], SearchLimits(time=0.3), on_progress=reports.append, rng=random.Random(1)
+    )
+    assert reports and all(info.best_move for info in reports)  # MCTS alone reported

@@ -9,6 +9,7 @@ import pytest
 
 from engine.__main__ import main
 from engine.ai.common import SearchLimits
+from engine.ai.endgame import SolverFirstSearcher
 from engine.ai.levels import LEVELS, custom_limits, level_limits
 from engine.ai.match import GameRecord, MatchResult, contender, run_match
 from engine.ai.parallel import ParallelSearcher
@@ -213,3 +214,15 @@ def test_bug_side_3_gives_its_soft_levels_their_own_budgets() -> None:
     assert casual is not None and casual > small
     # The match tool and the search command pass the board's size along.
     assert contender(new_game("bug", 3), "beginner", None).limits.iterations == small
+
+
+def test_bug_side_3_calls_the_prover_in_later_for_the_middle_levels() -> None:
+    reaches = [level_limits("bug", level, size=3)[2].endgame_reach for level in LEVELS[2:4]]
+    assert reaches[0] is not None and reaches[1] is not None and reaches[0] < reaches[1]
+    searcher = contender(new_game("bug", 3), "intermediate", None).searcher
+    assert isinstance(searcher, SolverFirstSearcher) and searcher.reach == reaches[0]
+    two = contender(new_game("bug", 3), "intermediate", None, 2).searcher
+    assert isinstance(two, ParallelSearcher) and two.reach == reaches[0]
+    # Master, and side 4, keep the policy's own threshold.
+    assert level_limits("bug", "master", size=3)[2].endgame_reach is None
+    assert level_limits("bug", "intermediate", size=4)[2].endgame_reach is None

@@ -36,9 +36,12 @@ class GamePolicy:
     ) -> Move:
         return moves[rng.randrange(len(moves))]
 
-    def endgame_near(self, position: Position) -> bool:
+    def endgame_near(self, position: Position, reach: int | None = None) -> bool:
         """Whether an alpha-beta prover may settle this position in a move's time
-        (engine/ai/endgame.py); False where the game's searcher needs no prover."""
+        (engine/ai/endgame.py); False where the game's searcher needs no prover.
+
+        `reach` narrows "near" for a weaker level, in the game's own measure of how far
+        the end is (Bug: empty cells); None is the policy's own threshold."""
         return False
 
     def amaf_key(self, move: Move) -> object:

@@ -89,11 +89,11 @@ class BugPolicy(GamePolicy):
                 quiet.append(move)
         return eats + quiet + risky
 
-    def endgame_near(self, position: Position) -> bool:
+    def endgame_near(self, position: Position, reach: int | None = None) -> bool:
         assert isinstance(position, BugPosition)
         stones = position.stones
         empty = position.geo.board_mask & ~(stones[0] | stones[1])
-        return empty.bit_count() <= ENDGAME_EMPTY_CELLS
+        return empty.bit_count() <= (ENDGAME_EMPTY_CELLS if reach is None else reach)
 
     def amaf_key(self, move: Move) -> object:
         # The growth cell: later turns rarely repeat a whole eating sequence.
