@@ -15,7 +15,12 @@ from engine.ai.levels import mcts_settings
 from engine.ai.mcts import MctsSearcher
 from engine.ai.policies import policy_for
 from engine.registry import new_game, parse_position
-from tests.engine.ai_helpers import random_position, settled_bug_positions, solve
+from tests.engine.ai_helpers import (
+    UNSETTLED_BUG_4,
+    random_position,
+    settled_bug_positions,
+    solve,
+)
 
 WON = "bug 3 bbw/wbbw/b4/b1bb/2b w"  # White to move wins in 4 plies
 LOST = "bug 3 2w/1ww1/2b1w/www1/3 b"  # Black to move loses in 3
@@ -133,7 +138,7 @@ def test_bug_positions_go_to_bugs_own_prover() -> None:
 def test_the_prover_reports_its_effort_but_no_unproven_move() -> None:
     reports: list[SearchInfo] = []
     # 20 empty cells: the prover joins, and proves nothing in 3 s.
-    position = parse_position("bug 4 bbww/1b2b/w5/1w4w/bw2b1/wbb1b/1b2 b")
+    position = parse_position(UNSETTLED_BUG_4)
     SolverFirstSearcher(MctsSearcher(mcts_settings("bug"))).search(
         position, [], SearchLimits(time=1.0), on_progress=reports.append, rng=random.Random(1)
     )
@@ -144,7 +149,7 @@ def test_the_prover_reports_its_effort_but_no_unproven_move() -> None:
 
 def test_a_narrower_reach_keeps_the_prover_out_until_the_end_is_nearer() -> None:
     # 20 empty cells: near by Bug's own threshold, not within a reach of 18.
-    position = parse_position("bug 4 bbww/1b2b/w5/1w4w/bw2b1/wbb1b/1b2 b")
+    position = parse_position(UNSETTLED_BUG_4)
     policy = policy_for(position.game)
     assert policy.endgame_near(position) and not policy.endgame_near(position, 18)
     reports: list[SearchInfo] = []

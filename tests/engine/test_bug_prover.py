@@ -11,7 +11,12 @@ from engine.ai.common import SearchLimits
 from engine.games.bug import BugPosition
 from engine.games.bug_turn_list import list_boards, list_turns
 from engine.registry import new_game, parse_position
-from tests.engine.ai_helpers import random_position, settled_bug_positions, solve
+from tests.engine.ai_helpers import (
+    UNSETTLED_BUG_4,
+    random_position,
+    settled_bug_positions,
+    solve,
+)
 
 WON = "bug 3 bbw/wbbw/b4/b1bb/2b w"  # White to move wins in 4 plies
 LOST = "bug 3 2w/1ww1/2b1w/www1/3 b"  # Black to move loses in 3
@@ -145,7 +150,7 @@ def test_full_tables_are_forgotten_without_losing_the_proof(
         result = BugProver().search(parse_position(text), [], SearchLimits(iterations=20_000))
         assert result.proven_result == expected
     prover = BugProver()
-    unsettled = parse_position("bug 4 bbww/1b2b/w5/1w4w/bw2b1/wbb1b/1b2 b")
+    unsettled = parse_position(UNSETTLED_BUG_4)
     assert not prover.search(unsettled, [], SearchLimits(iterations=3000)).proven
     # Each check forgets what is over the limit; a few nodes' entries come in between.
     assert len(prover.proofs) + len(prover.numbers) < 40 + 400

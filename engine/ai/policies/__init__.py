@@ -37,7 +37,7 @@ class GamePolicy:
         return moves[rng.randrange(len(moves))]
 
     def endgame_near(self, position: Position, reach: int | None = None) -> bool:
-        """Whether an alpha-beta prover may settle this position in a move's time
+        """Whether the endgame prover may settle this position in a move's time
         (engine/ai/endgame.py); False where the game's searcher needs no prover.
 
         `reach` narrows "near" for a weaker level, in the game's own measure of how far
