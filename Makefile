@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: run test venv bench lint clean
+.PHONY: run test venv bench lint package clean
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -26,6 +26,11 @@ test: lint
 
 bench: $(STAMP)
 	$(PY) -m engine bench
+
+# A one-folder build in dist/pebblebox/: the application and `pebblebox-engine`.
+package: $(STAMP)
+	$(PY) -m pip install --quiet -e '.[dev,package]'
+	$(PY) -m PyInstaller --noconfirm --log-level WARN packaging/pebblebox.spec
 
 clean:
 	rm -rf $(VENV) build dist *.egg-info
