@@ -158,11 +158,12 @@ def level_limits(
     if key not in _LADDER:
         raise EngineError(f"unknown level {level!r}; the levels are {', '.join(LEVELS)}")
     budget = _LADDER_OVERRIDES.get((game_name, key), _LADDER[key])
+    reach = None
     if size is not None:
         budget = _SIZE_OVERRIDES.get((game_name, size, key), budget)
+        reach = _ENDGAME_REACH.get((game_name, size, key))
     seconds, iterations, temperature, default_workers = budget
     count = default_workers if workers is None else workers
-    reach = _ENDGAME_REACH.get((game_name, size, key)) if size is not None else None
     settings = LevelSettings(key, seconds, iterations, temperature, count, reach)
     searcher = searcher_for(game_name, workers=count, reach=reach)
     if temperature > 0 and GAME_ENGINE.get(game_name) == "ayu" and count == 1:
