@@ -88,6 +88,12 @@ _LADDER_OVERRIDES: dict[tuple[str, str], tuple[float | None, int | None, float, 
     # only, 4-8 with shared root bounds (STRENGTH.md). The alpha-beta games' Master thinks
     # on one core until the split pays.
     ("ahayuta", "master"): (5.0, None, 0.0, 1),
+    # Ahayuta's alpha-beta gains about a ply for 2-3 times the time, and the games between
+    # close searchers go mostly to the colour: Master beat a Strong of 2.5 s only 13-7, one
+    # of 1.25 s 15-5 on the same openings. Intermediate keeps below it at the same ratio as
+    # before (STRENGTH.md).
+    ("ahayuta", "strong"): (1.25, None, 0.0, 1),
+    ("ahayuta", "intermediate"): (0.5, None, 0.0, 1),
     ("ayu", "master"): (5.0, None, 0.0, 1),
 }
 

@@ -39,6 +39,19 @@ def test_every_game_has_five_levels_and_a_custom_time(name: str, size: int) -> N
     assert limits.time == 1.5
 
 
+@pytest.mark.parametrize(("name", "size"), registered_games())
+def test_each_level_gets_more_than_the_one_below(name: str, size: int) -> None:
+    """Per-game and per-size budgets must keep the ladder in order: the counted levels count
+    more, the timed ones take longer, and Master is the strongest."""
+    budgets = [level_limits(name, level, size=size)[2] for level in LEVELS]
+    beginner, casual, intermediate, strong, master = budgets
+    assert beginner.iterations is not None and casual.iterations is not None
+    assert beginner.iterations < casual.iterations
+    assert intermediate.seconds is not None and strong.seconds is not None
+    assert intermediate.seconds < strong.seconds < (master.seconds or 0.0)
+    assert [b.temperature for b in budgets] == sorted((b.temperature for b in budgets), reverse=True)
+
+
 def test_unknown_level_is_an_engine_error() -> None:
     with pytest.raises(EngineError):
         level_limits("ayu", "grandmaster")
