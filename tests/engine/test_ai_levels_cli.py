@@ -49,7 +49,8 @@ def test_each_level_gets_more_than_the_one_below(name: str, size: int) -> None:
     assert beginner.iterations < casual.iterations
     assert intermediate.seconds is not None and strong.seconds is not None
     assert intermediate.seconds < strong.seconds < (master.seconds or 0.0)
-    assert [b.temperature for b in budgets] == sorted((b.temperature for b in budgets), reverse=True)
+    temperatures = [b.temperature for b in budgets]
+    assert temperatures == sorted(temperatures, reverse=True)
 
 
 def test_unknown_level_is_an_engine_error() -> None:
