@@ -108,11 +108,6 @@ _SIZE_OVERRIDES: dict[tuple[str, int, str], tuple[float | None, int | None, floa
     # 31-9 (STRENGTH.md).
     ("bug", 3, "beginner"): (None, 600, 0.05, 1),
     ("bug", 3, "casual"): (None, 1500, 0.02, 1),
-    # Ayu 9x9 as Ahayuta: at full time Master beat a Strong of 2.5 s only 12-8 (the first
-    # player wins most games between close searchers), one of 1.25 s 16-4. 11x11's steps
-    # measured 75-85% with the general times and keep them (STRENGTH.md).
-    ("ayu", 9, "strong"): (1.25, None, 0.0, 1),
-    ("ayu", 9, "intermediate"): (0.5, None, 0.0, 1),
 }
 
 
