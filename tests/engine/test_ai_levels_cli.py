@@ -13,6 +13,7 @@ from engine.ai.endgame import SolverFirstSearcher
 from engine.ai.levels import LEVELS, custom_limits, level_limits
 from engine.ai.match import GameRecord, MatchResult, contender, run_match
 from engine.ai.parallel import ParallelSearcher
+from engine.bench import BENCH_SIZES
 from engine.core import EngineError
 from engine.registry import new_game, parse_position
 from tests.engine.ai_helpers import random_position, registered_games
@@ -39,7 +40,9 @@ def test_every_game_has_five_levels_and_a_custom_time(name: str, size: int) -> N
     assert limits.time == 1.5
 
 
-@pytest.mark.parametrize(("name", "size"), registered_games())
+@pytest.mark.parametrize(
+    ("name", "size"), [(name, size) for name, sizes in BENCH_SIZES.items() for size in sizes]
+)
 def test_each_level_gets_more_than_the_one_below(name: str, size: int) -> None:
     """Per-game and per-size budgets must keep the ladder in order: the counted levels count
     more, the timed ones take longer, and Master is the strongest."""
