@@ -50,6 +50,10 @@ GAME_ENGINE: dict[str, str] = {"ayu": "ayu", "bug": "mcts", "ahayuta": "alphabet
 MCTS_PLAYOUT_PLIES: dict[str, int | None] = {"ayu": 4, "bug": None, "ahayuta": 6}
 # RAVE where it measured better: Bug 4, MCTS with RAVE against without, 12-8 (STRENGTH.md).
 MCTS_RAVE: frozenset[str] = frozenset({"bug"})
+# Visits at which a tree move's own value and its RAVE value weigh about the same. Bug 4,
+# 1 s a move: 3000 against 300 won 35-25, and Beginner with it beat random play 397-3
+# where it had gone 391-9 on the same openings (STRENGTH.md).
+MCTS_RAVE_EQUIVALENCE: dict[str, float] = {"bug": 3000.0}
 # Near the end, an alpha-beta prover beside MCTS (engine/ai/endgame.py) on the timed levels:
 # Bug's playouts misjudge endgames that alpha-beta proves.
 ENDGAME_PROVER: frozenset[str] = frozenset({"bug"})
@@ -69,8 +73,10 @@ _LADDER: dict[str, tuple[float | None, int | None, float, int]] = {
 # 1 of 4 games to random play on side 3, so it thinks a little longer.
 _LADDER_OVERRIDES: dict[tuple[str, str], tuple[float | None, int | None, float, int]] = {
     ("bug", "beginner"): (None, 150, 0.12, 1),
-    # Bug's Casual on 200 iterations beat Beginner only 23-17 (Bug 4); on 500 it won 15-5.
-    ("bug", "casual"): (None, 500, 0.02, 1),
+    # Bug's Casual on 200 iterations beat Beginner only 23-17 (Bug 4), on 500 15-5. Once
+    # RAVE weighed more (MCTS_RAVE_EQUIVALENCE) Casual on 500 drew near Intermediate
+    # (11-9); on 300 it beat Beginner 28-12 and lost to Intermediate 12-28.
+    ("bug", "casual"): (None, 300, 0.02, 1),
     # Ayu's alpha-beta counts nodes: 1000 finish depth 2 at the start of 9x9 and 11x11
     # (about 4 nodes per root move); 5000 finish depth 3 on 9x9 (most of it on 11x11).
     # Random moves all approach a friend in Ayu, so random play races fairly well: Beginner
@@ -151,7 +157,9 @@ def searcher_for(game_name: str, *, workers: int = 1, reach: int | None = None) 
 
 def mcts_settings(game_name: str) -> MctsSettings:
     return MctsSettings(
-        playout_plies=MCTS_PLAYOUT_PLIES.get(game_name), rave=game_name in MCTS_RAVE
+        playout_plies=MCTS_PLAYOUT_PLIES.get(game_name),
+        rave=game_name in MCTS_RAVE,
+        rave_equivalence=MCTS_RAVE_EQUIVALENCE.get(game_name, MctsSettings.rave_equivalence),
     )
 
 
