@@ -109,7 +109,7 @@ _LADDER_OVERRIDES: dict[tuple[str, str], tuple[float | None, int | None, float, 
 _SIZE_OVERRIDES: dict[tuple[str, int, str], tuple[float | None, int | None, float, int]] = {
     # Bug side 3 is short (about 15 plies) and unforgiving: on 150 iterations MCTS lost 7 of
     # 208 games to random play even at temperature 0, missing wins a solver proves in 8
-    # plies; on 600 at temperature 0, none of 300. Casual on 1500 at 0.02 beat it 99-1.
+    # plies; on 600 at temperature 0, none of 300. Casual on 1500 at 0.02 beat random play 99-1.
     # Once RAVE weighed more (MCTS_RAVE_EQUIVALENCE), Casual on 1500 beat a Beginner on 600
     # only 52-28, one on 300 63-17; the Beginner on 300 beat random play 589-11, where 600
     # had gone 296-4 (STRENGTH.md).
