@@ -9,7 +9,9 @@ What differs from `engine.ai.alphabeta` (measurements in engine/ai/STRENGTH.md):
 * The race estimate (`race`) is the weight of a minimum spanning tree over the distances
   between a colour's units (AYU-6), found by growing all units together one layer at a
   time (single linkage): two regions that overlap after `r` layers are `2r-1` apart, two
-  that touch are `2r` apart.
+  that touch are `2r` apart. The evaluation weighs the two colours' estimates, the
+  mover's tempo, the unit counts and (Master only, see `GAP_WEIGHT`) the longest edge
+  of each tree.
 * Move ordering: the table's move, two killer moves per ply, joins, then the history
   heuristic.
 """
@@ -21,6 +23,7 @@ import random
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from engine.ai.alphabeta import TableReporting  # deepening and root for both searchers
 from engine.ai.common import (
@@ -49,12 +52,27 @@ from engine.games.ayu import AyuMove, AyuPosition
 COST_SCALE = 0.35
 TEMPO = 0.5
 UNIT_BONUS = 0.05
+# Logit per point of the opponent's longest gap over the mover's: Ayu's race costs are
+# whole moves, so many root moves tie, and which of them the search plays matters (root
+# ties broken at random lost 0-10 to the search's own order). At 1 s a move on 9x9 the
+# term won 37-23 against the plain race (weights 0.02, 0.05, 0.1; -0.02 lost 7-13). The
+# levels below Master leave it out (levels.py), which is what sets Master apart from
+# Strong: more time rarely changes the move Ayu's search picks (STRENGTH.md).
+GAP_WEIGHT = 0.05
 
 
-def race(stones: int, empty: int, units: list[int], spread: Callable[[int], int]) -> tuple[
-    int, int, bool
-]:
-    """(spanning-tree weight, clusters left, any pair reachable) for one colour's units.
+class Race(NamedTuple):
+    """One colour's race estimate (see `race`)."""
+
+    cost: int  # the spanning tree's weight: about the moves still needed to join up
+    clusters: int  # clusters left once every reachable pair is joined
+    reachable: bool  # whether any two units can reach each other (else: no legal move)
+    longest: int  # the tree's longest edge: the widest gap still to close
+
+
+def race(stones: int, empty: int, units: list[int], spread: Callable[[int], int]) -> Race:
+    """The race estimate of one colour's units: spanning-tree weight, clusters left, whether
+    any pair is reachable, and the longest edge of the tree.
 
     `stones` is unused except to say the colour has stones; the regions grow through
     `empty` only, as distances do (AYU-6). Units that cannot reach any friend stay
@@ -62,8 +80,8 @@ def race(stones: int, empty: int, units: list[int], spread: Callable[[int], int]
     """
     regions = list(units)
     if len(regions) < 2:
-        return 0, len(regions), False
-    cost = 0
+        return Race(0, len(regions), False, 0)
+    cost = longest = 0
     reachable = False
     r = 0
     while len(regions) > 1:
@@ -86,6 +104,7 @@ def race(stones: int, empty: int, units: list[int], spread: Callable[[int], int]
                 if other & region:
                     merged |= other
                     cost += 2 * r - 1
+                    longest = 2 * r - 1
                 else:
                     keep.append(other)
             keep.append(merged)
@@ -100,6 +119,7 @@ def race(stones: int, empty: int, units: list[int], spread: Callable[[int], int]
                 if other & around:
                     merged |= other
                     cost += 2 * r
+                    longest = 2 * r
                 else:
                     keep.append(other)
             keep.append(merged)
@@ -107,7 +127,7 @@ def race(stones: int, empty: int, units: list[int], spread: Callable[[int], int]
         if len(out) < len(regions):
             reachable = True
         regions = out
-    return cost, len(regions), reachable
+    return Race(cost, len(regions), reachable, longest)
 
 
 def units_of(own: int, spread: Callable[[int], int]) -> list[int]:
@@ -131,6 +151,9 @@ class AyuSearchSettings:
     cost_scale: float = COST_SCALE
     tempo: float = TEMPO
     unit_bonus: float = UNIT_BONUS
+    # Logit per point of the opponent's longest gap over the mover's (`Race.longest`):
+    # of two races of equal length, the one without a wide gap to cross is ahead.
+    gap_weight: float = GAP_WEIGHT
     # Root moves within this many score points of the best get exact scores (not just
     # alpha-beta bounds), so that a softened choice (the easy levels) sees their real
     # values; 0 for full strength.
@@ -185,15 +208,17 @@ def _evaluate(position: AyuPosition, s: AyuSearchSettings, ply: int) -> int:
     me = position.turn
     mine, theirs = position.stones[me], position.stones[me ^ 1]
     empty = geo.board_mask & ~(mine | theirs)
-    my_cost, my_units, my_moves = race(mine, empty, units_of(mine, spread), spread)
-    if not my_moves:
+    me_race = race(mine, empty, units_of(mine, spread), spread)
+    if not me_race.reachable:
         return MATE - ply  # no legal move: the side to move has won (AYU-8)
-    their_cost, their_units, their_moves = race(theirs, empty, units_of(theirs, spread), spread)
-    if not their_moves and their_units == 1:
+    them = race(theirs, empty, units_of(theirs, spread), spread)
+    if not them.reachable and them.clusters == 1:
         # Whatever the mover plays, the opponent is then one unit with no move: it wins.
         return -(MATE - ply - 1)
-    score = s.cost_scale * (their_cost - my_cost + s.tempo) + s.unit_bonus * (
-        their_units - my_units
+    score = (
+        s.cost_scale * (them.cost - me_race.cost + s.tempo)
+        + s.unit_bonus * (them.clusters - me_race.clusters)
+        + s.gap_weight * (them.longest - me_race.longest)
     )
     return round((1.0 / (1.0 + math.exp(-score)) - 0.5) * 2000)
 

@@ -8,6 +8,8 @@ in the second process, engine/ai/endgame.py); Ayu and Ahayuta use one (see the a
 root split in root_split.py).
 The easy levels search a little, then choose softly among the top candidates
 (`SoftenedSearcher`), so their mistakes look human rather than random.
+Where time alone barely sets Master apart, the levels below it search with less
+knowledge (`MASTER_ONLY_KNOWLEDGE`; Ayu's gap term).
 
 Which searcher each game uses, and how every level measured against random play, the
 level below and plain UCT, is recorded with the commands and seeds in `STRENGTH.md` next to
@@ -16,7 +18,7 @@ this module. Change a budget here only together with a measurement there.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from engine.ai.alphabeta import AlphaBetaSearcher, AlphaBetaSettings
 from engine.ai.ayu_search import AyuSearcher, AyuSearchSettings
@@ -135,15 +137,24 @@ _ENDGAME_REACH: dict[tuple[str, int, str], int] = {
 # softened choice of the easy levels (and the soft players that tuning plays).
 SOFT_ROOT_MARGIN = 300
 
+# Games whose levels below Master search without part of the evaluation. Ayu: the gap
+# term (ayu_search.GAP_WEIGHT). Ayu's search picks the same move at 1, 2.5 and 5 s in
+# most positions, so Master beat Strong only 12-8 on time alone (STRENGTH.md).
+MASTER_ONLY_KNOWLEDGE: frozenset[str] = frozenset({"ayu"})
+PLAIN_AYU = AyuSearchSettings(gap_weight=0.0)
 
-def searcher_for(game_name: str, *, workers: int = 1, reach: int | None = None) -> Searcher:
+
+def searcher_for(
+    game_name: str, *, workers: int = 1, reach: int | None = None, plain: bool = False
+) -> Searcher:
     """The full-strength searcher for a game (no softening); `reach` narrows where a Bug
-    search calls its endgame prover (`_ENDGAME_REACH`)."""
+    search calls its endgame prover (`_ENDGAME_REACH`); `plain` leaves out the knowledge
+    kept for Master (`MASTER_ONLY_KNOWLEDGE`)."""
     inner: Searcher
     if GAME_ENGINE.get(game_name, "mcts") == "ayu":
         if workers > 1:
-            return ParallelSearcher(game_name, "ayu", workers)
-        return AyuSearcher()
+            return ParallelSearcher(game_name, "ayu-plain" if plain else "ayu", workers)
+        return AyuSearcher(PLAIN_AYU if plain else AyuSearchSettings())
     if GAME_ENGINE.get(game_name, "mcts") == "alphabeta":
         inner = AlphaBetaSearcher(AlphaBetaSettings())
         if workers > 1:
@@ -180,10 +191,12 @@ def level_limits(
     seconds, iterations, temperature, default_workers = budget
     count = default_workers if workers is None else workers
     settings = LevelSettings(key, seconds, iterations, temperature, count, reach)
-    searcher = searcher_for(game_name, workers=count, reach=reach)
+    plain = key != "master" and game_name in MASTER_ONLY_KNOWLEDGE
+    searcher = searcher_for(game_name, workers=count, reach=reach, plain=plain)
     if temperature > 0 and GAME_ENGINE.get(game_name) == "ayu" and count == 1:
         # Exact values for the root moves near the best, for the softened choice.
-        searcher = AyuSearcher(AyuSearchSettings(root_margin=400))
+        searcher = AyuSearcher(replace(PLAIN_AYU if plain else AyuSearchSettings(),
+                                       root_margin=400))
     elif temperature > 0 and GAME_ENGINE.get(game_name) == "alphabeta" and count == 1:
         searcher = AlphaBetaSearcher(AlphaBetaSettings(root_margin=SOFT_ROOT_MARGIN))
     if temperature > 0:

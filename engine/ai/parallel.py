@@ -128,6 +128,8 @@ def _worker_loop(
                 if task.kind == "alphabeta"
                 else AyuSearcher(AyuSearchSettings(root_share=task.share))
                 if task.kind == "ayu"
+                else AyuSearcher(AyuSearchSettings(root_share=task.share, gap_weight=0.0))
+                if task.kind == "ayu-plain"
                 else prover
                 if task.kind == SOLVER_KIND
                 else MctsSearcher(mcts_settings(position.game.name))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from engine.ai.ayu_search import AyuSearcher, AyuSearchSettings, race, units_of
+from engine.ai.ayu_search import AyuSearcher, AyuSearchSettings, evaluate, race, units_of
 from engine.ai.common import SearchLimits
 from engine.games.ayu import AyuPosition
 from engine.registry import new_game, parse_position
@@ -25,7 +25,7 @@ def test_race_says_whether_a_colour_can_move() -> None:
                 geo = position.geo
                 own = position.stones[position.turn]
                 empty = geo.board_mask & ~(position.stones[0] | position.stones[1])
-                _, _, reachable = race(own, empty, units_of(own, geo.spread), geo.spread)
+                reachable = race(own, empty, units_of(own, geo.spread), geo.spread).reachable
                 assert reachable == bool(position.rule_moves())
                 checked += 1
                 moves = position.legal_moves()
@@ -39,7 +39,7 @@ def test_race_at_the_start_is_one_move_per_join() -> None:
     geo = position.geo
     own = position.stones[0]
     empty = geo.board_mask & ~(position.stones[0] | position.stones[1])
-    assert race(own, empty, units_of(own, geo.spread), geo.spread) == (19, 1, True)
+    assert race(own, empty, units_of(own, geo.spread), geo.spread) == (19, 1, True, 1)
 
 
 def test_immobilisation_beats_unification_e_a7() -> None:
@@ -60,3 +60,23 @@ def test_root_margin_gives_exact_values_to_the_root_moves() -> None:
     position = game.parse(position.to_text())
     wide = AyuSearcher(AyuSearchSettings(root_margin=10**7))
     assert_root_values_exact(wide, AyuSearcher(), position)
+
+
+def test_race_names_the_widest_gap_of_the_tree() -> None:
+    # Black: a1 and c1 one empty point apart, a7 five from a1.
+    position = parse_position("ayu 7 b5w/7/6w/7/7/7/b1b4 b")
+    assert isinstance(position, AyuPosition)
+    geo = position.geo
+    own = position.stones[0]
+    empty = geo.board_mask & ~(position.stones[0] | position.stones[1])
+    estimate = race(own, empty, units_of(own, geo.spread), geo.spread)
+    assert estimate.cost == 6 and estimate.longest == 5 and estimate.clusters == 1
+
+
+def test_the_gap_term_prefers_the_race_without_a_wide_gap() -> None:
+    # Black, to move, has a gap of 5 to cross (a1-a7); White's gaps are all 1.
+    position = parse_position("ayu 7 b6/7/7/7/w1w1w1w/7/b1b4 b")
+    assert isinstance(position, AyuPosition)
+    plain = evaluate(position, AyuSearchSettings(gap_weight=0.0))
+    weighed = evaluate(position, AyuSearchSettings(gap_weight=0.05))
+    assert weighed < plain

@@ -8,11 +8,13 @@ from pathlib import Path
 import pytest
 
 from engine.__main__ import main
+from engine.ai.ayu_search import GAP_WEIGHT, AyuSearcher
 from engine.ai.common import SearchLimits
 from engine.ai.endgame import SolverFirstSearcher
 from engine.ai.levels import LEVELS, custom_limits, level_limits
 from engine.ai.match import GameRecord, MatchResult, contender, run_match
 from engine.ai.parallel import ParallelSearcher
+from engine.ai.players import SoftenedSearcher
 from engine.bench import BENCH_SIZES
 from engine.core import EngineError
 from engine.registry import new_game, parse_position
@@ -243,3 +245,27 @@ def test_bug_side_3_calls_the_prover_in_later_for_the_middle_levels() -> None:
     # Master, and side 4, keep the policy's own threshold.
     assert level_limits("bug", "master", size=3)[2].endgame_reach is None
     assert level_limits("bug", "intermediate", size=4)[2].endgame_reach is None
+
+
+def _ayu_settings(level: str, workers: int | None = None) -> object:
+    searcher = level_limits("ayu", level, size=9, workers=workers)[0]
+    searcher = getattr(searcher, "inner", searcher)  # a soft level's own search
+    if isinstance(searcher, ParallelSearcher):
+        return searcher.kind
+    assert isinstance(searcher, AyuSearcher)
+    return searcher.settings.gap_weight
+
+
+def test_only_ayu_master_weighs_the_longest_gap() -> None:
+    assert GAP_WEIGHT > 0
+    assert _ayu_settings("master") == GAP_WEIGHT
+    for level in LEVELS[:-1]:
+        assert _ayu_settings(level) == 0.0, level
+    # The soft levels keep their exact root values; every worker follows its level.
+    beginner = level_limits("ayu", "beginner", size=9)[0]
+    assert isinstance(beginner, SoftenedSearcher) and isinstance(beginner.inner, AyuSearcher)
+    assert beginner.inner.settings.root_margin > 0
+    assert _ayu_settings("strong", 2) == "ayu-plain"
+    assert _ayu_settings("master", 2) == "ayu"
+    custom = custom_limits("ayu", 1.0)[0]
+    assert isinstance(custom, AyuSearcher) and custom.settings.gap_weight == GAP_WEIGHT
