@@ -196,9 +196,14 @@ class AhayutaPosition(Position):
             return "on_board"
         if self.pend[side]:
             return "pending"
-        if self._won is not None and self._won[0] != side and "captured" in self._won[1]:
+        if self._ahayuta_captured(side):
             return "captured"
         return "none"
+
+    def _ahayuta_captured(self, side: int) -> bool:
+        """Whether the game ended by the capture of `side`'s Ahayuta (AHA-16)."""
+        won = self._won
+        return won is not None and won[0] != side and "captured" in won[1]
 
     def push(self, move: Move) -> None:
         assert isinstance(move, AhayutaMove)
@@ -368,7 +373,9 @@ class AhayutaPosition(Position):
             zw = geo.zobrist[2 * o]
             for index in bits(fallen):
                 key ^= zw[index]
-            if not pend[o] and not aha[o]:  # AHA-15 Path of Sacrifice
+            # AHA-15 Path of Sacrifice, for a side whose status is none: not one whose
+            # Ahayuta an earlier capture of this action took (it has lost, AHA-16).
+            if not pend[o] and not aha[o] and not self._ahayuta_captured(o):
                 pend[o] = True
                 key ^= geo.pending_keys[o]
                 if rec is not None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from engine import Position, new_game, parse_position
@@ -379,8 +379,14 @@ def _random_board(draw: st.DrawFn) -> str:
     return text + (f" {opts}" if opts else "")
 
 
+# The hero's arrival captures Dark's Ahayuta (c7), then the newborn captures a warrior
+# (e1): Dark has lost, and gets no sacrifice Ahayuta (AHA-15 needs the status none).
+CAPTURE_THEN_WARRIOR = "ahayuta 8 w1w1W1/1Waw1W2/w1W5/8/8/5W2/3w4/3wW1 l 0/0 -"
+
+
 @settings(max_examples=250, deadline=None)
 @given(text=st.composite(_random_board)())
+@example(text=CAPTURE_THEN_WARRIOR)
 def test_random_boards_agree_with_the_reference(text: str) -> None:
     position = parse_position(text)
     assert isinstance(position, AhayutaPosition)
@@ -412,3 +418,14 @@ def test_push_pop_and_copy_restore_everything(options: dict[str, str], seed: int
         position.pop()
         assert (position.key(), position.to_text(), position.outcome()) == (key, text, outcome)
     assert clone.ply > position.ply or clone.ply == position.ply == 1
+
+
+def test_a_side_whose_ahayuta_fell_gets_no_sacrifice_in_the_same_action() -> None:
+    position = parse_position(CAPTURE_THEN_WARRIOR)
+    assert isinstance(position, AhayutaPosition)
+    move = position.parse_move("b7-c8/d1")
+    effects = position.effects_of(move)
+    position.push(move)
+    assert position.status(1) == "captured"
+    assert position.outcome() is not None and position.outcome().winner == "light"
+    assert not [e for e in effects if type(e).__name__ == "AhayutaPending"]
