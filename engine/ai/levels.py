@@ -9,7 +9,7 @@ root split in root_split.py).
 The easy levels search a little, then choose softly among the top candidates
 (`SoftenedSearcher`), so their mistakes look human rather than random.
 Where time alone barely sets Master apart, the levels below it search with less
-knowledge (`MASTER_ONLY_KNOWLEDGE`; Ayu's gap term).
+knowledge (`MASTER_ONLY_KNOWLEDGE`; Ayu's gap term, on 9x9).
 
 Which searcher each game uses, and how every level measured against random play, the
 level below and plain UCT, is recorded with the commands and seeds in `STRENGTH.md` next to

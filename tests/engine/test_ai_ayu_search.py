@@ -80,3 +80,14 @@ def test_the_gap_term_prefers_the_race_without_a_wide_gap() -> None:
     plain = evaluate(position, AyuSearchSettings(gap_weight=0.0))
     weighed = evaluate(position, AyuSearchSettings(gap_weight=0.05))
     assert weighed < plain
+
+
+def test_the_gap_term_is_used_only_on_the_sizes_it_was_measured_on() -> None:
+    from engine.ai.ayu_search import GAP_SIZES, GAP_WEIGHT, _Run
+    from engine.ai.common import never_stop
+
+    for size in (9, 11):
+        position = new_game("ayu", size).start()
+        assert isinstance(position, AyuPosition)
+        run = _Run(AyuSearchSettings(), position, SearchLimits(depth=1), never_stop)
+        assert run.s.gap_weight == (GAP_WEIGHT if size in GAP_SIZES else 0.0)
