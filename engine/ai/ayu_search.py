@@ -23,7 +23,6 @@ import random
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
-from typing import NamedTuple
 
 from engine.ai.alphabeta import TableReporting  # deepening and root for both searchers
 from engine.ai.common import (
@@ -64,18 +63,13 @@ GAP_WEIGHT = 0.05
 GAP_SIZES = frozenset({9})
 
 
-class Race(NamedTuple):
-    """One colour's race estimate (see `race`)."""
-
-    cost: int  # the spanning tree's weight: about the moves still needed to join up
-    clusters: int  # clusters left once every reachable pair is joined
-    reachable: bool  # whether any two units can reach each other (else: no legal move)
-    longest: int  # the tree's longest edge: the widest gap still to close
-
-
-def race(stones: int, empty: int, units: list[int], spread: Callable[[int], int]) -> Race:
-    """The race estimate of one colour's units: spanning-tree weight, clusters left, whether
-    any pair is reachable, and the longest edge of the tree.
+def race(stones: int, empty: int, units: list[int], spread: Callable[[int], int]) -> tuple[
+    int, int, bool, int
+]:
+    """The race estimate of one colour's units: (spanning-tree weight, clusters left, any
+    pair reachable, the tree's longest edge). The weight is about the moves still needed
+    to join up; no reachable pair means no legal move; the longest edge is the widest gap
+    still to close. A plain tuple: this runs at every leaf.
 
     `stones` is unused except to say the colour has stones; the regions grow through
     `empty` only, as distances do (AYU-6). Units that cannot reach any friend stay
@@ -83,7 +77,7 @@ def race(stones: int, empty: int, units: list[int], spread: Callable[[int], int]
     """
     regions = list(units)
     if len(regions) < 2:
-        return Race(0, len(regions), False, 0)
+        return 0, len(regions), False, 0
     cost = longest = 0
     reachable = False
     r = 0
@@ -130,7 +124,7 @@ def race(stones: int, empty: int, units: list[int], spread: Callable[[int], int]
         if len(out) < len(regions):
             reachable = True
         regions = out
-    return Race(cost, len(regions), reachable, longest)
+    return cost, len(regions), reachable, longest
 
 
 def units_of(own: int, spread: Callable[[int], int]) -> list[int]:
@@ -154,7 +148,7 @@ class AyuSearchSettings:
     cost_scale: float = COST_SCALE
     tempo: float = TEMPO
     unit_bonus: float = UNIT_BONUS
-    # Logit per point of the opponent's longest gap over the mover's (`Race.longest`):
+    # Logit per point of the opponent's longest gap over the mover's (the last of `race`):
     # of two races of equal length, the one without a wide gap to cross is ahead.
     gap_weight: float = GAP_WEIGHT
     # Root moves within this many score points of the best get exact scores (not just
@@ -211,17 +205,19 @@ def _evaluate(position: AyuPosition, s: AyuSearchSettings, ply: int) -> int:
     me = position.turn
     mine, theirs = position.stones[me], position.stones[me ^ 1]
     empty = geo.board_mask & ~(mine | theirs)
-    me_race = race(mine, empty, units_of(mine, spread), spread)
-    if not me_race.reachable:
+    my_cost, my_units, my_moves, my_gap = race(mine, empty, units_of(mine, spread), spread)
+    if not my_moves:
         return MATE - ply  # no legal move: the side to move has won (AYU-8)
-    them = race(theirs, empty, units_of(theirs, spread), spread)
-    if not them.reachable and them.clusters == 1:
+    their_cost, their_units, their_moves, their_gap = race(
+        theirs, empty, units_of(theirs, spread), spread
+    )
+    if not their_moves and their_units == 1:
         # Whatever the mover plays, the opponent is then one unit with no move: it wins.
         return -(MATE - ply - 1)
     score = (
-        s.cost_scale * (them.cost - me_race.cost + s.tempo)
-        + s.unit_bonus * (them.clusters - me_race.clusters)
-        + s.gap_weight * (them.longest - me_race.longest)
+        s.cost_scale * (their_cost - my_cost + s.tempo)
+        + s.unit_bonus * (their_units - my_units)
+        + s.gap_weight * (their_gap - my_gap)
     )
     return round((1.0 / (1.0 + math.exp(-score)) - 0.5) * 2000)
 

@@ -25,7 +25,7 @@ def test_race_says_whether_a_colour_can_move() -> None:
                 geo = position.geo
                 own = position.stones[position.turn]
                 empty = geo.board_mask & ~(position.stones[0] | position.stones[1])
-                reachable = race(own, empty, units_of(own, geo.spread), geo.spread).reachable
+                reachable = race(own, empty, units_of(own, geo.spread), geo.spread)[2]
                 assert reachable == bool(position.rule_moves())
                 checked += 1
                 moves = position.legal_moves()
@@ -69,8 +69,7 @@ def test_race_names_the_widest_gap_of_the_tree() -> None:
     geo = position.geo
     own = position.stones[0]
     empty = geo.board_mask & ~(position.stones[0] | position.stones[1])
-    estimate = race(own, empty, units_of(own, geo.spread), geo.spread)
-    assert estimate.cost == 6 and estimate.longest == 5 and estimate.clusters == 1
+    assert race(own, empty, units_of(own, geo.spread), geo.spread) == (6, 1, True, 5)
 
 
 def test_the_gap_term_prefers_the_race_without_a_wide_gap() -> None:
