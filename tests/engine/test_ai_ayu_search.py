@@ -33,13 +33,16 @@ def test_race_says_whether_a_colour_can_move() -> None:
     assert checked > 50
 
 
-def test_race_at_the_start_is_one_move_per_join() -> None:
-    position = new_game("ayu", 9).start()
+def _black_race(position: object) -> tuple[int, int, bool, int]:
     assert isinstance(position, AyuPosition)
     geo = position.geo
     own = position.stones[0]
     empty = geo.board_mask & ~(position.stones[0] | position.stones[1])
-    assert race(own, empty, units_of(own, geo.spread), geo.spread) == (19, 1, True, 1)
+    return race(own, empty, units_of(own, geo.spread), geo.spread)
+
+
+def test_race_at_the_start_is_one_move_per_join() -> None:
+    assert _black_race(new_game("ayu", 9).start()) == (19, 1, True, 1)
 
 
 def test_immobilisation_beats_unification_e_a7() -> None:
@@ -64,12 +67,7 @@ def test_root_margin_gives_exact_values_to_the_root_moves() -> None:
 
 def test_race_names_the_widest_gap_of_the_tree() -> None:
     # Black: a1 and c1 one empty point apart, a7 five from a1.
-    position = parse_position("ayu 7 b5w/7/6w/7/7/7/b1b4 b")
-    assert isinstance(position, AyuPosition)
-    geo = position.geo
-    own = position.stones[0]
-    empty = geo.board_mask & ~(position.stones[0] | position.stones[1])
-    assert race(own, empty, units_of(own, geo.spread), geo.spread) == (6, 1, True, 5)
+    assert _black_race(parse_position("ayu 7 b5w/7/6w/7/7/7/b1b4 b")) == (6, 1, True, 5)
 
 
 def test_the_gap_term_prefers_the_race_without_a_wide_gap() -> None:
