@@ -195,8 +195,15 @@ class AyuSearcher:
 
 def evaluate(position: AyuPosition, settings: AyuSearchSettings | None = None) -> int:
     """Score for the side to move (±1000 scale; MATE-style values for decided races)."""
-    s = settings or AyuSearchSettings()
-    return _evaluate(position, s, 0)
+    return _evaluate(position, for_board(settings or AyuSearchSettings(), position), 0)
+
+
+def for_board(settings: AyuSearchSettings, position: AyuPosition) -> AyuSearchSettings:
+    """`settings` as a search of `position` uses them: the gap term only on the board
+    sizes it was measured on (`GAP_SIZES`)."""
+    if settings.gap_weight and position.game.size not in GAP_SIZES:
+        return replace(settings, gap_weight=0.0)
+    return settings
 
 
 def _evaluate(position: AyuPosition, s: AyuSearchSettings, ply: int) -> int:
@@ -230,9 +237,7 @@ class _Run(TableReporting):
         self, settings: AyuSearchSettings, position: AyuPosition, limits: SearchLimits,
         should_stop: StopCheck, root_bounds: RootBounds | None = None,
     ) -> None:
-        # The gap term measured on 9x9 only (see GAP_SIZES).
-        if position.game.size not in GAP_SIZES:
-            settings = replace(settings, gap_weight=0.0)
+        settings = for_board(settings, position)
         self.s = settings
         self.root_bounds = root_bounds
         self.share = settings.root_share

@@ -71,8 +71,8 @@ def test_race_names_the_widest_gap_of_the_tree() -> None:
 
 
 def test_the_gap_term_prefers_the_race_without_a_wide_gap() -> None:
-    # Black, to move, has a gap of 5 to cross (a1-a7); White's gaps are all 1.
-    position = parse_position("ayu 7 b6/7/7/7/w1w1w1w/7/b1b4 b")
+    # Black, to move, has a wide gap to cross (a1 to a9); White's gaps are all 1.
+    position = parse_position("ayu 9 b8/9/9/9/w1w1w1w1w/9/9/9/b1b6 b")
     assert isinstance(position, AyuPosition)
     plain = evaluate(position, AyuSearchSettings(gap_weight=0.0))
     weighed = evaluate(position, AyuSearchSettings(gap_weight=0.05))
