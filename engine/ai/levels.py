@@ -152,9 +152,10 @@ def searcher_for(
     kept for Master (`MASTER_ONLY_KNOWLEDGE`)."""
     inner: Searcher
     if GAME_ENGINE.get(game_name, "mcts") == "ayu":
+        settings = PLAIN_AYU if plain else AyuSearchSettings()
         if workers > 1:
-            return ParallelSearcher(game_name, "ayu-plain" if plain else "ayu", workers)
-        return AyuSearcher(PLAIN_AYU if plain else AyuSearchSettings())
+            return ParallelSearcher(game_name, "ayu", workers, settings=settings)
+        return AyuSearcher(settings)
     if GAME_ENGINE.get(game_name, "mcts") == "alphabeta":
         inner = AlphaBetaSearcher(AlphaBetaSettings())
         if workers > 1:

@@ -29,7 +29,7 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engine.ai.common import (
     Candidate,
@@ -53,6 +53,10 @@ from engine.ai.root_split import (
 )
 from engine.core import EngineError, Move, Position
 
+if TYPE_CHECKING:
+    from engine.ai.alphabeta import AlphaBetaSettings
+    from engine.ai.ayu_search import AyuSearchSettings
+
 POLL_SECONDS = 0.002
 PARENT_CHECK_SECONDS = 1.0  # how often an idle worker checks that its parent still lives
 FINAL_REPORT_GRACE = 0.012  # how long a stopped search waits for the workers' last words
@@ -70,6 +74,8 @@ class _Task:
     seed: int
     deadline: float | None  # wall clock (time.time()), shared by all workers
     share: tuple[int, int] = (0, 1)  # alpha-beta: this worker's share of the root moves
+    # Alpha-beta: the searcher's settings (the worker sets its share); None: the defaults.
+    settings: AlphaBetaSettings | AyuSearchSettings | None = None
 
 
 @dataclass(frozen=True)
@@ -124,12 +130,14 @@ def _worker_loop(
         try:
             position = parse_position(task.text)
             searcher: Any = (
-                AlphaBetaSearcher(AlphaBetaSettings(root_share=task.share))
+                AlphaBetaSearcher(
+                    replace(task.settings or AlphaBetaSettings(), root_share=task.share)
+                )
                 if task.kind == "alphabeta"
-                else AyuSearcher(AyuSearchSettings(root_share=task.share))
+                else AyuSearcher(
+                    replace(task.settings or AyuSearchSettings(), root_share=task.share)
+                )
                 if task.kind == "ayu"
-                else AyuSearcher(AyuSearchSettings(root_share=task.share, gap_weight=0.0))
-                if task.kind == "ayu-plain"
                 else prover
                 if task.kind == SOLVER_KIND
                 else MctsSearcher(mcts_settings(position.game.name))
@@ -316,15 +324,19 @@ def _shutdown_pools() -> None:
 class ParallelSearcher:
     """The game's searcher run in `workers` processes behind the common `search` call.
 
-    `reach` narrows where the SOLVER_PAIR's prover joins (`GamePolicy.endgame_near`)."""
+    `reach` narrows where the SOLVER_PAIR's prover joins (`GamePolicy.endgame_near`);
+    `settings` are the alpha-beta kinds' searcher settings (None: their defaults), which
+    every worker uses with its own share of the root moves."""
 
     def __init__(
-        self, game_name: str, kind: str, workers: int, reach: int | None = None
+        self, game_name: str, kind: str, workers: int, reach: int | None = None,
+        settings: AlphaBetaSettings | AyuSearchSettings | None = None,
     ) -> None:
         self.game_name = game_name
         self.kind = kind
         self.workers = max(1, workers)
         self.reach = reach
+        self.settings = settings
 
     def search(
         self,
@@ -353,7 +365,7 @@ class ParallelSearcher:
         def make_task(task_id: int, index: int) -> _Task:
             return _Task(
                 task_id, text, keys, limits, kinds[index], seeds[index], deadline,
-                (index, workers) if split else (0, 1),
+                (index, workers) if split else (0, 1), self.settings,
             )
 
         def shares_of(newest: dict[int, _WorkerReport]) -> list[tuple[ShareIteration, ...]]:

@@ -92,8 +92,7 @@ class ShareIteration(NamedTuple):
     rank: int  # the move's place in the common root order: equal scores go to the earlier
 
 
-# "ayu-plain": Ayu's search without the gap term (the levels below Master, levels.py).
-ALPHA_BETA_KINDS = ("alphabeta", "ayu", "ayu-plain")
+ALPHA_BETA_KINDS = ("alphabeta", "ayu")
 ROOT_SLOTS = 65  # shared root bounds for depths 1-64 (the searchers' default max_depth)
 _SLOT = 3  # per depth: task id, best exact score, its root move's index
 _STATUS = 3  # per worker: task id, depth it works on (0: its search is over), waiting

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from engine.__main__ import main
-from engine.ai.ayu_search import GAP_WEIGHT, AyuSearcher
+from engine.ai.ayu_search import GAP_WEIGHT, AyuSearcher, AyuSearchSettings
 from engine.ai.common import SearchLimits
 from engine.ai.endgame import SolverFirstSearcher
 from engine.ai.levels import LEVELS, custom_limits, level_limits
@@ -251,7 +251,9 @@ def _ayu_settings(level: str, workers: int | None = None) -> object:
     searcher = level_limits("ayu", level, size=9, workers=workers)[0]
     searcher = getattr(searcher, "inner", searcher)  # a soft level's own search
     if isinstance(searcher, ParallelSearcher):
-        return searcher.kind
+        assert searcher.kind == "ayu"
+        assert isinstance(searcher.settings, AyuSearchSettings)  # what every worker runs
+        return searcher.settings.gap_weight
     assert isinstance(searcher, AyuSearcher)
     return searcher.settings.gap_weight
 
@@ -265,7 +267,7 @@ def test_only_ayu_master_weighs_the_longest_gap() -> None:
     beginner = level_limits("ayu", "beginner", size=9)[0]
     assert isinstance(beginner, SoftenedSearcher) and isinstance(beginner.inner, AyuSearcher)
     assert beginner.inner.settings.root_margin > 0
-    assert _ayu_settings("strong", 2) == "ayu-plain"
-    assert _ayu_settings("master", 2) == "ayu"
+    assert _ayu_settings("strong", 2) == 0.0
+    assert _ayu_settings("master", 2) == GAP_WEIGHT
     custom = custom_limits("ayu", 1.0)[0]
     assert isinstance(custom, AyuSearcher) and custom.settings.gap_weight == GAP_WEIGHT
