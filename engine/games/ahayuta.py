@@ -124,7 +124,7 @@ class AhayutaGame(Game):
 # What push saves to undo a move: the move, then every field of the state.
 _Saved = tuple[
     AhayutaMove, int, int, int, int, int, int, bool, bool, int,
-    "tuple[int, str] | None", "list[Move] | None",
+    "tuple[int, str, bool] | None", "list[Move] | None",
 ]
 
 
@@ -149,10 +149,11 @@ class AhayutaPosition(Position):
         self.pend = list(pending)
         self.turn = turn
         self._asteps = self.geo.ahayuta_steps[game.options["ahayuta_moves"]]
-        self._won: tuple[int, str] | None = None
+        # (winner, reason, whether the loser's Ahayuta was captured)
+        self._won: tuple[int, str, bool] | None = None
         for side in (LIGHT, DARK):
             if self.aha[side] & self.geo.goal[side]:
-                self._won = (side, self._reached_reason(side))
+                self._won = (side, self._reached_reason(side), False)
         self._stack: list[_Saved] = []
         self._moves_cache: list[Move] | None = None
         self._record: list[Effect] | None = None
@@ -203,7 +204,7 @@ class AhayutaPosition(Position):
     def _ahayuta_captured(self, side: int) -> bool:
         """Whether the game ended by the capture of `side`'s Ahayuta (AHA-16)."""
         won = self._won
-        return won is not None and won[0] != side and "captured" in won[1]
+        return won is not None and won[0] != side and won[2]
 
     def push(self, move: Move) -> None:
         assert isinstance(move, AhayutaMove)
@@ -251,7 +252,7 @@ class AhayutaPosition(Position):
                 if geo.adjacent[t] & (men[o] | aha[o]):
                     key = self._capture(c, t, key)
                 if tb & geo.goal[c]:  # AHA-16: a step onto the enemy home row wins
-                    self._won = (c, self._reached_reason(c))
+                    self._won = (c, self._reached_reason(c), False)
             else:  # AHA-7
                 men[c] ^= sb | tb
                 zw = zob[2 * c]
@@ -385,7 +386,7 @@ class AhayutaPosition(Position):
             aha[o] = 0
             if self._won is None:
                 players = self.game.players
-                self._won = (c, f"{players[c]} captured {players[o]}'s Ahayuta")
+                self._won = (c, f"{players[c]} captured {players[o]}'s Ahayuta", True)
         return key
 
     def pop(self) -> Move:
