@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: run test venv bench lint package clean
+.PHONY: run test explore venv bench lint package clean
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -23,6 +23,12 @@ lint: $(STAMP)
 
 test: lint
 	QT_QPA_PLATFORM=offscreen $(PY) -m pytest -q
+
+# The property tests with fresh random examples (make test draws the same ones each run).
+explore: $(STAMP)
+	QT_QPA_PLATFORM=offscreen PEBBLEBOX_HYPOTHESIS=explore $(PY) -m pytest -q \
+		tests/engine/test_ayu_properties.py tests/engine/test_bug_properties.py \
+		tests/engine/test_ahayuta_properties.py tests/engine/test_bug_playout.py
 
 bench: $(STAMP)
 	$(PY) -m engine bench
