@@ -16,9 +16,13 @@ The generic alpha-beta proves such endgames too, but a proof search suits Bug be
 
 Numbers are kept negamax-style: for the mover at a node, `phi` is the effort to prove a
 win and `delta` the effort to prove a loss; a node's `phi` is the least `delta` of its
-children and its `delta` the sum of their `phi`. Proofs (with their length in plies) are
-kept for good; the numbers of unproven nodes are kept too, so the next move's search
-starts where this one stopped.
+children. Its `delta` is not the sum of their `phi` but the largest of them plus the
+number of other open children (weak proof numbers, Ueda et al. 2008): quiet growths
+commute, so the same boards lie below many children, and a sum counts their effort again
+under each. With weak numbers the prover settled 24 of 40 positions with 18 empty cells in
+5 s each where the sum settled 18, and 11 of 30 with 20 empty cells where it settled 8
+(STRENGTH.md). Proofs (with their length in plies) are kept for good; the numbers of
+unproven nodes are kept too, so the next move's search starts where this one stopped.
 
 A board repeated on the current path (eating takes stones off, so it can happen) proves
 nothing either way; results built on it stay unproven.
@@ -143,13 +147,18 @@ class BugProver:
         for turn, own_after, enemy_after in turns:
             moves.setdefault((enemy_after, own_after), turn)
         lost: dict[Move, int] = {}
+        won: dict[Move, int] = {}
         for child, move in moves.items():
             proof = self.proofs.get(child)
             if proof is None:
                 continue
             if proof < 0:  # the opponent loses there
-                return self._result(lost, (move, win_in(plies_of(proof) + 1)))
-            lost[move] = plies_of(proof) + 1
+                won[move] = plies_of(proof) + 1
+            else:
+                lost[move] = plies_of(proof) + 1
+        if won:  # the quickest of the wins proven so far
+            quickest = min(won, key=won.__getitem__)
+            return self._result(lost, (quickest, win_in(won[quickest])))
         if len(lost) < len(moves):
             return self._result(lost, None)
         # Every move loses: the one that lasts longest is the best try.
@@ -190,32 +199,35 @@ class BugProver:
         try:
             while True:
                 phi = INFINITE  # the least delta of the children
-                delta = 0  # the sum of their phi
+                largest = 0  # the largest phi of the children
+                unsettled = 0  # children the opponent has not won
                 best: Board | None = None
-                best_phi = 0
                 second = INFINITE
                 for child, cells in children.items():
                     child_phi, child_delta = self._numbers_of(child, cells)
-                    delta += child_phi
+                    if child_phi:
+                        unsettled += 1
+                        largest = max(largest, child_phi)
                     if child_delta < phi:
                         second = phi
-                        phi, best, best_phi = child_delta, child, child_phi
+                        phi, best = child_delta, child
                     elif child_delta < second:
                         second = child_delta
                 if phi == 0:  # a child the opponent has lost
                     assert best is not None
                     proofs[key] = win_in(plies_of(proofs[best]) + 1)
                     return
-                if delta == 0:  # every child won by the opponent
+                if not unsettled:  # every child won by the opponent
                     proofs[key] = loss_in(max(plies_of(proofs[c]) for c in children) + 1)
                     return
-                delta = min(delta, INFINITE)
+                delta = min(largest + unsettled - 1, INFINITE)
                 if phi >= th_phi or delta >= th_delta or best is None:
                     self.numbers[key] = (phi, delta)
                     return
+                # The best child's phi may grow until it alone lifts delta to th_delta.
                 self._mid(
                     best,
-                    th_delta - delta + best_phi,
+                    th_delta - unsettled + 1,
                     min(th_phi, int(second * (1 + EPSILON)) + 1),
                 )
         finally:
