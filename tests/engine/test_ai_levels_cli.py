@@ -10,7 +10,7 @@ import pytest
 from engine.__main__ import main
 from engine.ai.ayu_search import GAP_WEIGHT, AyuSearcher, AyuSearchSettings
 from engine.ai.common import SearchLimits
-from engine.ai.endgame import SolverFirstSearcher
+from engine.ai.endgame import SolverFirstSearcher, prover_wanted
 from engine.ai.levels import LEVELS, custom_limits, level_limits
 from engine.ai.match import GameRecord, MatchResult, contender, run_match
 from engine.ai.parallel import ParallelSearcher
@@ -245,6 +245,17 @@ def test_bug_side_3_calls_the_prover_in_later_for_the_middle_levels() -> None:
     # Master, and side 4, keep the policy's own threshold.
     assert level_limits("bug", "master", size=3)[2].endgame_reach is None
     assert level_limits("bug", "intermediate", size=4)[2].endgame_reach is None
+
+
+def test_a_bug_prover_on_its_own_core_joins_earlier() -> None:
+    one = level_limits("bug", "master", size=4, workers=1)[0]
+    assert isinstance(one, SolverFirstSearcher) and one.reach is None
+    pair = level_limits("bug", "master", size=4)[0]
+    assert isinstance(pair, ParallelSearcher) and pair.workers == 2
+    late = parse_position("bug 4 1w2/2w2/1w3b/1w3b1/4b1/ww3/wb2 b")  # 26 empty cells
+    limits = SearchLimits(time=1.0)
+    assert pair._kinds(late, limits) == ["mcts", "solver"]
+    assert not prover_wanted(late, limits)  # the one-core levels' threshold
 
 
 def _ayu_settings(level: str, workers: int | None = None) -> object:
