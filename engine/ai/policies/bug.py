@@ -17,10 +17,11 @@ Uses the Bug position's public bitboard API (`stones`, `geo.bugs`, `geo.spread`,
   matters more, so more growth cells than the opponent counts as good. Used only where a
   playout hits its cap; the levels play Bug playouts to the end.
 * The endgame prover (engine/ai/bug_prover.py) joins at 20 or fewer empty cells
-  (`endgame_near`; side 3's Intermediate and Strong narrow that, see levels.py). On
-  side 4 its df-pn search proved, in 5 s each, 4 of 8 random positions with 18 empty
-  cells, 1 of 8 with 20 and none of 8 with 22; alpha-beta before it proved results at
-  16-17 in a few seconds and none at 18 and more in 10 s.
+  (`endgame_near`; side 3's Intermediate and Strong narrow that, and a prover with a core
+  of its own widens it, see levels.py). On side 4 its df-pn search with weak proof
+  numbers proved, in 5 s each, 22-24 of 40 positions with 18 empty cells (from games
+  of the playout policy) and 11 of 30 with 20 (from match games); alpha-beta before it
+  proved results at 16-17 in a few seconds and none at 18 and more in 10 s.
 """
 
 from __future__ import annotations
