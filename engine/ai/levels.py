@@ -153,9 +153,10 @@ PLAIN_AYU = AyuSearchSettings(gap_weight=0.0)
 def searcher_for(
     game_name: str, *, workers: int = 1, reach: int | None = None, plain: bool = False
 ) -> Searcher:
-    """The full-strength searcher for a game (no softening); `reach` narrows where a Bug
-    search calls its endgame prover (`_ENDGAME_REACH`); `plain` leaves out the knowledge
-    kept for Master (`MASTER_ONLY_KNOWLEDGE`)."""
+    """The full-strength searcher for a game (no softening); `reach` sets where a Bug
+    search calls its endgame prover (`_ENDGAME_REACH`; None: the policy's threshold, or
+    `_OWN_CORE_REACH` with workers to spare); `plain` leaves out the knowledge kept for
+    Master (`MASTER_ONLY_KNOWLEDGE`)."""
     inner: Searcher
     if GAME_ENGINE.get(game_name, "mcts") == "ayu":
         settings = PLAIN_AYU if plain else AyuSearchSettings()

@@ -324,7 +324,7 @@ def _shutdown_pools() -> None:
 class ParallelSearcher:
     """The game's searcher run in `workers` processes behind the common `search` call.
 
-    `reach` narrows where the SOLVER_PAIR's prover joins (`GamePolicy.endgame_near`);
+    `reach` moves where the SOLVER_PAIR's prover joins (`GamePolicy.endgame_near`);
     `settings` are the alpha-beta kinds' searcher settings (None: their defaults), which
     every worker uses with its own share of the root moves."""
 

@@ -40,7 +40,7 @@ class GamePolicy:
         """Whether the endgame prover may settle this position in a move's time
         (engine/ai/endgame.py); False where the game's searcher needs no prover.
 
-        `reach` narrows "near" for a weaker level, in the game's own measure of how far
+        `reach` moves "near" for a level, in the game's own measure of how far
         the end is (Bug: empty cells); None is the policy's own threshold."""
         return False
 
