@@ -203,10 +203,9 @@ def level_limits(
     settings = LevelSettings(key, seconds, iterations, temperature, count, reach)
     plain = key != "master" and game_name in MASTER_ONLY_KNOWLEDGE
     searcher = searcher_for(game_name, workers=count, reach=reach, plain=plain)
-    if temperature > 0 and GAME_ENGINE.get(game_name) == "ayu" and count == 1:
+    if temperature > 0 and isinstance(searcher, AyuSearcher):
         # Exact values for the root moves near the best, for the softened choice.
-        searcher = AyuSearcher(replace(PLAIN_AYU if plain else AyuSearchSettings(),
-                                       root_margin=400))
+        searcher = AyuSearcher(replace(searcher.settings, root_margin=400))
     elif temperature > 0 and GAME_ENGINE.get(game_name) == "alphabeta" and count == 1:
         searcher = AlphaBetaSearcher(AlphaBetaSettings(root_margin=SOFT_ROOT_MARGIN))
     if temperature > 0:
