@@ -207,7 +207,8 @@ class BugProver:
                     child_phi, child_delta = self._numbers_of(child, cells)
                     if child_phi:
                         unsettled += 1
-                        largest = max(largest, child_phi)
+                        if child_phi > largest:
+                            largest = child_phi
                     if child_delta < phi:
                         second = phi
                         phi, best = child_delta, child
