@@ -31,6 +31,7 @@ nothing either way; results built on it stay unproven.
 from __future__ import annotations
 
 import contextlib
+import itertools
 import random
 from collections.abc import Sequence
 
@@ -56,8 +57,11 @@ INFINITE = 10**9
 EPSILON = 0.25
 # Entries kept from one search to the next (proofs and numbers, about 200 bytes each).
 TABLE_LIMIT = 1_000_000
-# Boards whose children are remembered: df-pn comes back to a node many times.
-CHILDREN_LIMIT = 200_000
+# Child boards remembered, over all nodes (about 190 bytes each with its growth cells, so
+# some 200 MB): df-pn comes back to a node many times, and listing its children is most
+# of its work. A count of nodes instead let a long analysis of a side-4 position with 24
+# empty cells grow to 650 MB (17 children a node, 200,000 nodes).
+CHILDREN_LIMIT = 1_000_000
 # How often (in nodes) the clock and the stop request are looked at: a node that lists
 # its turns takes up to a millisecond or two on the big boards, and a stop may take 20 ms.
 CHECK_EVERY = 8
@@ -99,6 +103,7 @@ class BugProver:
         self.geo: BugGeometry | None = None
         self.nodes = 0
         self._known_children: dict[Board, dict[Board, int]] = {}
+        self._children_count = 0  # child boards in _known_children
         self._on_path: set[Board] = set()
         self._next_check = 0
         self._clock = Clock()
@@ -121,6 +126,7 @@ class BugProver:
         assert isinstance(position, BugPosition)
         if position.geo is not self.geo or len(self.proofs) + len(self.numbers) > TABLE_LIMIT:
             self.proofs, self.numbers, self._known_children = {}, {}, {}
+            self._children_count = 0
             self.geo = position.geo
         self.nodes = 0
         self._next_check = CHECK_EVERY
@@ -192,9 +198,8 @@ class BugProver:
         proofs = self.proofs
         children = self._known_children.get(key)
         if children is None:
-            if len(self._known_children) >= CHILDREN_LIMIT:
-                self._known_children.clear()
-            children = self._known_children[key] = self._children(*key)
+            children = self._children(*key)
+            self._remember_children(key, children)
         self._on_path.add(key)
         try:
             while True:
@@ -233,6 +238,16 @@ class BugProver:
                 )
         finally:
             self._on_path.discard(key)
+
+    def _remember_children(self, key: Board, children: dict[Board, int]) -> None:
+        """Keep `children` for the next visit; over the limit, forget the older half of the
+        lists first (the search mostly works below the nodes it listed last)."""
+        known = self._known_children
+        self._children_count += len(children)
+        if self._children_count > CHILDREN_LIMIT:
+            for old in list(itertools.islice(known, len(known) // 2 + 1)):
+                self._children_count -= len(known.pop(old))
+        known[key] = children
 
     def _numbers_of(self, child: Board, cells: int) -> tuple[int, int]:
         """(phi, delta) of `child` for the opponent, who moves there."""

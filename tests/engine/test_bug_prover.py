@@ -146,6 +146,28 @@ def test_progress_reports_carry_no_unproven_move() -> None:
     assert all(info.best_move == "" or info.proven for info in reports)
 
 
+def test_a_small_budget_for_remembered_children_changes_no_proof(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    rng = random.Random(7)
+    positions = [random_position("bug", 3, rng.randrange(6, 12), rng) for _ in range(12)]
+
+    def results() -> list[int | None]:
+        limits = SearchLimits(iterations=5000)
+        return [BugProver().search(p, [], limits).proven_result for p in positions]
+
+    full = results()
+    monkeypatch.setattr("engine.ai.bug_prover.CHILDREN_LIMIT", 60)
+    # Forgotten lists are listed again, so the search walks the same nodes.
+    assert results() == full
+    assert sum(result is not None for result in full) >= 6
+    prover = BugProver()
+    unsettled = parse_position(UNSETTLED_BUG_4)
+    assert not prover.search(unsettled, [], SearchLimits(iterations=3000)).proven
+    known = prover._known_children
+    assert 0 < sum(map(len, known.values())) == prover._children_count <= 60
+
+
 def test_full_tables_are_forgotten_without_losing_the_proof(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
