@@ -1,4 +1,5 @@
-"""Search speed for `make bench`: iterations (MCTS) or nodes (alpha-beta) per second."""
+"""Search speed for `make bench`: iterations (MCTS) or nodes (alpha-beta) per second, and
+for an endgame prover also its reach (proofs on a fixed set of positions)."""
 
 from __future__ import annotations
 
@@ -40,6 +41,8 @@ def run_search_bench(seconds: float = 2.0, games: list[str] | None = None) -> li
                 late = _endgame(name, size, rng)
                 if late is not None:
                     lines.append(_line(f"{label} end", ProofSearcher(), late, seconds, rng))
+                if (name, size) in REACH_SETS:
+                    lines.append(_reach_line(f"{label} reach", name, size))
                 continue
             lines.append(_line(label, searcher, position, seconds, rng))
     return lines
@@ -71,3 +74,46 @@ def _endgame(name: str, size: int, rng: random.Random) -> Position | None:
         position.push(moves[rng.randrange(len(moves))])
         plies += 1
     return None
+
+
+# The prover's reach: positions settled out of a fixed set, each in a fixed number of
+# nodes. Nodes per second say how fast the prover walks, this how far it sees, which is
+# what its numbers and move order change (and it does not drift with the machine's speed).
+REACH_POSITIONS = 16
+REACH_NODES = 10_000
+# Per game and size, how near the end the positions are (`GamePolicy.endgame_near`'s
+# reach), chosen so that about half of them are settled: Bug side 4 at 17 empty cells.
+REACH_SETS: dict[tuple[str, int], int] = {("bug", 4): 17}
+
+
+def _reach_line(label: str, name: str, size: int) -> str:
+    settled = nodes = 0
+    elapsed = 0.0
+    reach = REACH_SETS[name, size]
+    positions = _prover_positions(name, size, reach, random.Random(11), REACH_POSITIONS)
+    for position in positions:
+        result = ProofSearcher().search(position, [], SearchLimits(iterations=REACH_NODES))
+        settled += result.proven_result is not None
+        nodes += result.nodes
+        elapsed += result.elapsed
+    return (f"{label:<12} proven:  {settled:2d} of {len(positions)}   "
+            f"({REACH_NODES} nodes each; {nodes} in {elapsed:.1f} s)")
+
+
+def _prover_positions(
+    name: str, size: int, reach: int, rng: random.Random, count: int
+) -> list[Position]:
+    """From games of the playout policy, each game's first position within `reach` of
+    the end."""
+    positions: list[Position] = []
+    for _ in range(100 * count):
+        if len(positions) == count:
+            break
+        position = new_game(name, size).start()
+        policy = policy_for(position.game)
+        while (move := policy.playout_turn(position, rng)) is not None:
+            if policy.endgame_near(position, reach):
+                positions.append(position)
+                break
+            position.push(move)
+    return positions
