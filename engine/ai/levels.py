@@ -42,7 +42,8 @@ class LevelSettings:
     iterations: int | None
     temperature: float  # 0: always the best move
     workers: int = 1
-    endgame_reach: int | None = None  # see _ENDGAME_REACH; None: the game's own
+    # Where the endgame prover joins (_ENDGAME_REACH, _OWN_CORE_REACH); None: the policy's.
+    endgame_reach: int | None = None
 
 
 # Per game: "mcts" or "alphabeta", and MCTS leaf evaluation (None = playouts to the end,
@@ -200,6 +201,8 @@ def level_limits(
         reach = _ENDGAME_REACH.get((game_name, size, key))
     seconds, iterations, temperature, default_workers = budget
     count = default_workers if workers is None else workers
+    if reach is None and count > 1:
+        reach = _OWN_CORE_REACH.get(game_name)  # what searcher_for would choose, reported
     settings = LevelSettings(key, seconds, iterations, temperature, count, reach)
     plain = key != "master" and game_name in MASTER_ONLY_KNOWLEDGE
     searcher = searcher_for(game_name, workers=count, reach=reach, plain=plain)

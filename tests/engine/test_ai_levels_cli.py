@@ -242,16 +242,17 @@ def test_bug_side_3_calls_the_prover_in_later_for_the_middle_levels() -> None:
     assert isinstance(searcher, SolverFirstSearcher) and searcher.reach == reaches[0]
     two = contender(new_game("bug", 3), "intermediate", None, 2).searcher
     assert isinstance(two, ParallelSearcher) and two.reach == reaches[0]
-    # Master, and side 4, keep the policy's own threshold.
-    assert level_limits("bug", "master", size=3)[2].endgame_reach is None
+    # Side 4 keeps the policy's own threshold; Master's prover has a core of its own.
     assert level_limits("bug", "intermediate", size=4)[2].endgame_reach is None
+    assert level_limits("bug", "master", size=3, workers=1)[2].endgame_reach is None
 
 
 def test_a_bug_prover_on_its_own_core_joins_earlier() -> None:
     one = level_limits("bug", "master", size=4, workers=1)[0]
     assert isinstance(one, SolverFirstSearcher) and one.reach is None
-    pair = level_limits("bug", "master", size=4)[0]
+    pair, _, settings = level_limits("bug", "master", size=4)
     assert isinstance(pair, ParallelSearcher) and pair.workers == 2
+    assert settings.endgame_reach == pair.reach == 26  # reported as it is used
     late = parse_position("bug 4 1w2/2w2/1w3b/1w3b1/4b1/ww3/wb2 b")  # 26 empty cells
     limits = SearchLimits(time=1.0)
     assert pair._kinds(late, limits) == ["mcts", "solver"]
