@@ -140,6 +140,13 @@ _ENDGAME_REACH: dict[tuple[str, int, str], int] = {
 _OWN_CORE_REACH: dict[str, int] = {"bug": 26}
 
 
+def _prover_reach(game_name: str, workers: int, reach: int | None) -> int | None:
+    """`reach` as given, or with workers to spare and none given, `_OWN_CORE_REACH`."""
+    if reach is None and workers > 1:
+        return _OWN_CORE_REACH.get(game_name)
+    return reach
+
+
 # Root moves this close to the best get exact scores in the generic alpha-beta, for the
 # softened choice of the easy levels (and the soft players that tuning plays).
 SOFT_ROOT_MARGIN = 300
@@ -171,8 +178,7 @@ def searcher_for(
         return inner
     prover = game_name in ENDGAME_PROVER
     if workers > 1:
-        if reach is None:
-            reach = _OWN_CORE_REACH.get(game_name)
+        reach = _prover_reach(game_name, workers, reach)
         return ParallelSearcher(game_name, SOLVER_PAIR if prover else "mcts", workers, reach)
     mcts = MctsSearcher(mcts_settings(game_name))
     return SolverFirstSearcher(mcts, reach=reach) if prover else mcts
@@ -201,8 +207,7 @@ def level_limits(
         reach = _ENDGAME_REACH.get((game_name, size, key))
     seconds, iterations, temperature, default_workers = budget
     count = default_workers if workers is None else workers
-    if reach is None and count > 1:
-        reach = _OWN_CORE_REACH.get(game_name)  # what searcher_for would choose, reported
+    reach = _prover_reach(game_name, count, reach)  # chosen once: used and reported
     settings = LevelSettings(key, seconds, iterations, temperature, count, reach)
     plain = key != "master" and game_name in MASTER_ONLY_KNOWLEDGE
     searcher = searcher_for(game_name, workers=count, reach=reach, plain=plain)
@@ -220,8 +225,10 @@ def custom_limits(
     game_name: str, seconds: float, *, workers: int = 1
 ) -> tuple[Searcher, SearchLimits, LevelSettings]:
     """Full strength with a custom time per move."""
-    settings = LevelSettings("custom", seconds, None, 0.0, workers)
-    return searcher_for(game_name, workers=workers), SearchLimits(time=seconds), settings
+    reach = _prover_reach(game_name, workers, None)
+    settings = LevelSettings("custom", seconds, None, 0.0, workers, reach)
+    searcher = searcher_for(game_name, workers=workers, reach=reach)
+    return searcher, SearchLimits(time=seconds), settings
 
 
 def measuring_searcher(name: str) -> Searcher | None:

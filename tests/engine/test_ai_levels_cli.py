@@ -253,6 +253,9 @@ def test_a_bug_prover_on_its_own_core_joins_earlier() -> None:
     pair, _, settings = level_limits("bug", "master", size=4)
     assert isinstance(pair, ParallelSearcher) and pair.workers == 2
     assert settings.endgame_reach == pair.reach == 26  # reported as it is used
+    custom, _, custom_settings = custom_limits("bug", 5.0, workers=2)
+    assert isinstance(custom, ParallelSearcher)
+    assert custom_settings.endgame_reach == custom.reach == 26
     late = parse_position("bug 4 1w2/2w2/1w3b/1w3b1/4b1/ww3/wb2 b")  # 26 empty cells
     limits = SearchLimits(time=1.0)
     assert pair._kinds(late, limits) == ["mcts", "solver"]
