@@ -149,13 +149,13 @@ class BugProver:
 
     def _root_result(self, turns: list[Turn]) -> SearchResult:
         """What the search proved about the root's moves (`turns`, from `list_turns`)."""
-        moves: dict[Board, Move] = {}
-        for turn, own_after, enemy_after in turns:
-            moves.setdefault((enemy_after, own_after), turn)
         lost: dict[Move, int] = {}
         won: dict[Move, int] = {}
-        for child, move in moves.items():
-            proof = self.proofs.get(child)
+        # Every turn is judged by the board it leaves, so that a turn whose eating order
+        # differs from a refuted one's, to the same board, is known lost too (on side 4 an
+        # eighth of the turns share their board with another).
+        for move, own_after, enemy_after in turns:
+            proof = self.proofs.get((enemy_after, own_after))
             if proof is None:
                 continue
             if proof < 0:  # the opponent loses there
@@ -165,7 +165,7 @@ class BugProver:
         if won:  # the quickest of the wins proven so far
             quickest = min(won, key=won.__getitem__)
             return self._result(lost, (quickest, win_in(won[quickest])))
-        if len(lost) < len(moves):
+        if len(lost) < len(turns):
             return self._result(lost, None)
         # Every move loses: the one that lasts longest is the best try.
         longest = max(lost, key=lost.__getitem__)

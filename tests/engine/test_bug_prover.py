@@ -96,6 +96,30 @@ def test_an_unsettled_search_names_no_move_and_only_moves_proven_lost() -> None:
     assert checked >= 3
 
 
+def test_every_turn_to_a_refuted_board_is_known_lost() -> None:
+    """Two eating orders may leave one board: MCTS searches both turns, so a proof that
+    the board loses must take out both, not only the turn the prover listed first."""
+    rng = random.Random(11)
+    shared_and_lost = 0
+    for _ in range(30):
+        position = random_position("bug", 3, 8, rng)
+        assert isinstance(position, BugPosition)
+        if position.outcome() is not None:
+            continue
+        colour = position.turn
+        turns_by_board: dict[tuple[int, int], set[str]] = {}
+        for turn, own, enemy in list_turns(position.geo, position.stones[colour],
+                                           position.stones[colour ^ 1]):
+            turns_by_board.setdefault((own, enemy), set()).add(turn.to_text())
+        result = BugProver().search(position, [], SearchLimits(iterations=2000))
+        lost = {c.move.to_text() for c in result.candidates if c.proof == -1}
+        for turns in turns_by_board.values():
+            if turns & lost:
+                assert turns <= lost, (position.to_text(), turns, lost)
+                shared_and_lost += len(turns) > 1
+    assert shared_and_lost >= 2
+
+
 def test_the_first_stone_and_a_finished_game() -> None:
     start = new_game("bug", 3).start()
     assert BugProver().search(start, [], SearchLimits(iterations=100)).best_move is None
