@@ -232,6 +232,7 @@ class _Run:
     def _expand(self, node: Node) -> None:
         moves = self.position.legal_moves()
         if len(moves) > 1 and not self.settings.uniform:
+            moves = self.policy.distinct_moves(self.position, moves)
             moves = self.policy.order_moves(self.position, moves)
         # Popped from the end, so the most promising move is tried first.
         node.untried = list(reversed(moves))

@@ -1,8 +1,8 @@
 """Game knowledge for the searchers, one small module per game.
 
 A policy knows three things about its game: how good a position is for the side to move
-(`evaluate`), which moves look best (`order_moves`, for expansion order and alpha-beta)
-and which move to play in a playout (`playout_move`, `playout_turn`); for RAVE it also
+(`evaluate`), which moves look best (`order_moves`, for expansion order and alpha-beta),
+which moves are the same choice (`distinct_moves`, for MCTS's tree) and which move to play in a playout (`playout_move`, `playout_turn`); for RAVE it also
 says which moves count as the same (`amaf_key`). The base class knows nothing, so a game
 without a policy module still gets a working (uniform) searcher.
 """
@@ -29,6 +29,11 @@ class GamePolicy:
 
     def order_moves(self, position: Position, moves: Sequence[Move]) -> list[Move]:
         """The moves, most promising first."""
+        return list(moves)
+
+    def distinct_moves(self, position: Position, moves: Sequence[Move]) -> list[Move]:
+        """`moves` without those that lead where an earlier one does, for a tree search
+        (a game whose rules look at the history must keep them all)."""
         return list(moves)
 
     def playout_move(

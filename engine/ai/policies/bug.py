@@ -35,6 +35,7 @@ from engine.core import Game, Move, Position
 from engine.games.bug import BugMove, BugPosition
 from engine.games.bug_playout import PlayoutSettings, play_out, random_turn
 from engine.games.bug_playout import growth_cells as count_growth_cells
+from engine.games.bug_turn_list import list_turns
 
 EAT_PREFERENCE = 0.9
 MOBILITY_SCALE = -0.25  # negative: see the module notes
@@ -90,6 +91,20 @@ class BugPolicy(GamePolicy):
             else:
                 quiet.append(move)
         return eats + quiet + risky
+
+    def distinct_moves(self, position: Position, moves: Sequence[Move]) -> list[Move]:
+        # Eating orders that meet on one board are one choice (Bug has no repetition rule,
+        # B15, so only the board matters). On side 4 an eighth of the turns share their
+        # board with another, most of them in the sharp, eating positions.
+        assert isinstance(position, BugPosition)
+        colour = position.turn
+        first: dict[tuple[int, int], Move] = {}
+        for turn, own, enemy in list_turns(
+            position.geo, position.stones[colour], position.stones[colour ^ 1]
+        ):
+            first.setdefault((own, enemy), turn)
+        kept = set(first.values())
+        return [move for move in moves if move in kept]
 
     def endgame_near(self, position: Position, reach: int | None = None) -> bool:
         assert isinstance(position, BugPosition)
