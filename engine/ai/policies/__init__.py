@@ -1,9 +1,10 @@
 """Game knowledge for the searchers, one small module per game.
 
 A policy knows three things about its game: how good a position is for the side to move
-(`evaluate`), which moves look best (`order_moves`, for expansion order and alpha-beta),
-which moves are the same choice (`distinct_moves`, for MCTS's tree) and which move to play in a playout (`playout_move`, `playout_turn`); for RAVE it also
-says which moves count as the same (`amaf_key`). The base class knows nothing, so a game
+(`evaluate`), which moves look best (`order_moves`, for expansion order and alpha-beta)
+and which move to play in a playout (`playout_move`, `playout_turn`). For MCTS's tree it
+also says which moves lead to the same position (`distinct_moves`), and for RAVE which
+moves count as the same when played later (`amaf_key`). The base class knows nothing, so a game
 without a policy module still gets a working (uniform) searcher.
 """
 
