@@ -18,7 +18,7 @@ from engine.core import Game, Move, Outcome, ParseError, Piece, Position
 from engine.effects import Effect
 from engine.games.bug_geometry import BugGeometry, BugMove, geometry
 from engine.games.bug_playout import growth_cells
-from engine.games.bug_turn_list import list_turns
+from engine.games.bug_turn_list import Turn, list_turns
 from engine.games.bug_turns import BugTurnOptions, TurnState, explain_move, explain_step
 from engine.games.bug_turns import effects_of as turn_effects
 from engine.games.bug_turns import turn_options as options_for_steps
@@ -104,7 +104,7 @@ class BugGame(Game):
         return BoardDescription("hex", tuple(cells), neighbours, tuple(labels))
 
 
-_StackEntry = tuple[BugMove, int, int, "list[Move] | None"]
+_StackEntry = tuple[BugMove, int, int, "list[Turn] | None"]
 
 
 class BugPosition(Position):
@@ -122,9 +122,9 @@ class BugPosition(Position):
             for index in bits(self.stones[colour]):
                 key ^= zob[colour][index]
         self.board_key = key
-        # Each entry: the move, the enemy stones it ate, the key before it, the move cache.
+        # Each entry: the move, the enemy stones it ate, the key before it, the turn cache.
         self._stack: list[_StackEntry] = []
-        self._moves_cache: list[Move] | None = None
+        self._turns_cache: list[Turn] | None = None
         self._enter_key(key)
 
     # -- contract ---------------------------------------------------------------------
@@ -163,8 +163,8 @@ class BugPosition(Position):
                 key ^= zob[cell]
                 for index in bits(meal):
                     key ^= enemy_zob[index]
-        self._stack.append((move, eaten, before, self._moves_cache))
-        self._moves_cache = None
+        self._stack.append((move, eaten, before, self._turns_cache))
+        self._turns_cache = None
         self.board_key = key
         self.turn = colour ^ 1
         self._enter_key(key)
@@ -180,26 +180,33 @@ class BugPosition(Position):
         self.stones[colour] ^= placed
         self.stones[colour ^ 1] |= eaten
         self.board_key = key
-        self._moves_cache = cache
+        self._turns_cache = cache
         return move
 
     def forget_cached_moves(self) -> None:
-        self._moves_cache = None
+        self._turns_cache = None
+
+    def turns(self) -> list[Turn]:
+        """Every turn with the boards it leaves (the mover's stones, the opponent's), in the
+        order of `legal_moves`; kept until the position changes."""
+        if self._turns_cache is None:
+            colour = self.turn
+            stones = self.stones
+            self._turns_cache = list_turns(self.geo, stones[colour], stones[colour ^ 1])
+        return self._turns_cache
 
     def rule_moves(self) -> list[Move]:
-        if self._moves_cache is None:
-            self._moves_cache = self._generate()
-        return self._moves_cache
+        return [turn for turn, _, _ in self.turns()]
 
     def legal_moves(self) -> list[Move]:
         # No repetition rule in Bug (rules.md 1.2, B15): the rules' moves are the legal ones.
-        return list(self.rule_moves())
+        return self.rule_moves()
 
     def outcome(self) -> Outcome | None:
         # Growth cells decide it (every growth cell starts a legal turn); listing every
         # turn just to see whether there is one cost searchers a generation per new leaf.
-        if self._moves_cache is not None:
-            if self._moves_cache:
+        if self._turns_cache is not None:
+            if self._turns_cache:
                 return None
         else:
             colour = self.turn
@@ -247,7 +254,3 @@ class BugPosition(Position):
         return self.geo.bugs(self.stones[colour])
 
     # -- move generation ----------------------------------------------------------------
-    def _generate(self) -> list[Move]:
-        colour = self.turn
-        stones = self.stones
-        return [turn for turn, _, _ in list_turns(self.geo, stones[colour], stones[colour ^ 1])]

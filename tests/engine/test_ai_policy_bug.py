@@ -11,14 +11,11 @@ from engine.ai.levels import mcts_settings
 from engine.ai.mcts import MctsSearcher
 from engine.ai.policies import policy_for
 from engine.games.bug import BugPosition
-from engine.games.bug_turn_list import list_turns
 from tests.engine.ai_helpers import random_position
 
 
 def _boards(position: BugPosition) -> dict[str, tuple[int, int]]:
-    colour = position.turn
-    turns = list_turns(position.geo, position.stones[colour], position.stones[colour ^ 1])
-    return {turn.to_text(): (own, enemy) for turn, own, enemy in turns}
+    return {turn.to_text(): (own, enemy) for turn, own, enemy in position.turns()}
 
 
 def _eating_positions(size: int, seed: int, count: int) -> list[BugPosition]:

@@ -47,6 +47,7 @@ def test_the_listed_boards_are_those_the_turns_leave(size: int) -> None:
         expected = _boards_by_pushing(position)
         turns = list_turns(position.geo, own, enemy)
         assert [turn for turn, _, _ in turns] == position.legal_moves()
+        assert position.turns() == turns  # the position's own list, boards included
         assert {(after, enemy_after) for _, after, enemy_after in turns} == expected
         assert list_boards(position.geo, own, enemy) == expected
         eating += any(len(turn.cells) > 1 for turn, _, _ in turns)
@@ -106,10 +107,8 @@ def test_every_turn_to_a_refuted_board_is_known_lost() -> None:
         assert isinstance(position, BugPosition)
         if position.outcome() is not None:
             continue
-        colour = position.turn
         turns_by_board: dict[tuple[int, int], set[str]] = {}
-        for turn, own, enemy in list_turns(position.geo, position.stones[colour],
-                                           position.stones[colour ^ 1]):
+        for turn, own, enemy in position.turns():
             turns_by_board.setdefault((own, enemy), set()).add(turn.to_text())
         result = BugProver().search(position, [], SearchLimits(iterations=2000))
         lost = {c.move.to_text() for c in result.candidates if c.proof == -1}

@@ -35,7 +35,6 @@ from engine.core import Game, Move, Position
 from engine.games.bug import BugMove, BugPosition
 from engine.games.bug_playout import PlayoutSettings, play_out, random_turn
 from engine.games.bug_playout import growth_cells as count_growth_cells
-from engine.games.bug_turn_list import list_turns
 
 EAT_PREFERENCE = 0.9
 MOBILITY_SCALE = -0.25  # negative: see the module notes
@@ -97,11 +96,8 @@ class BugPolicy(GamePolicy):
         # B15, so only the board matters). On side 4 an eighth of the turns share their
         # board with another, most of them in the sharp, eating positions.
         assert isinstance(position, BugPosition)
-        colour = position.turn
         first: dict[tuple[int, int], Move] = {}
-        for turn, own, enemy in list_turns(
-            position.geo, position.stones[colour], position.stones[colour ^ 1]
-        ):
+        for turn, own, enemy in position.turns():  # the turns `moves` came from, kept
             first.setdefault((own, enemy), turn)
         kept = set(first.values())
         return [move for move in moves if move in kept]
