@@ -49,7 +49,7 @@ from engine.core import Move, Position
 from engine.games.bug import BugPosition
 from engine.games.bug_geometry import BugGeometry
 from engine.games.bug_playout import growth_cells, remember_growth_cells
-from engine.games.bug_turn_list import Turn, list_boards, list_turns
+from engine.games.bug_turn_list import Turn, list_boards
 
 INFINITE = 10**9
 # The 1 + epsilon trick (Pawlewicz and Lew): stay in a child until its number passes the
@@ -138,7 +138,7 @@ class BugProver:
         self._on_path = set()
         colour = position.turn
         own, enemy = position.stones[colour], position.stones[colour ^ 1]
-        turns = list_turns(position.geo, own, enemy)
+        turns = position.turns()
         if not turns:  # the mover cannot grow, so has won (BUG-9)
             return SearchResult(None, 1.0, (), (), 0, self._clock.elapsed(), 0, 1, 0)
         if own == 0 and enemy == 0:  # Black's first stone (BUG-7): nothing to prove
@@ -148,7 +148,7 @@ class BugProver:
         return self._root_result(turns)
 
     def _root_result(self, turns: list[Turn]) -> SearchResult:
-        """What the search proved about the root's moves (`turns`, from `list_turns`)."""
+        """What the search proved about the root's moves (`turns`, from `BugPosition.turns`)."""
         lost: dict[Move, int] = {}
         won: dict[Move, int] = {}
         # Every turn is judged by the board it leaves, so that a turn whose eating order
