@@ -252,5 +252,3 @@ class BugPosition(Position):
 
     def bugs(self, colour: int) -> list[int]:
         return self.geo.bugs(self.stones[colour])
-
-    # -- move generation ----------------------------------------------------------------
