@@ -15,7 +15,9 @@ moves proven lost are taken out of the MCTS search. Its unproven values are thro
   when it proved nothing), and its progress reports only its effort until it proves.
   Worker processes run it beside MCTS workers (engine/ai/parallel.py).
 * `SolverFirstSearcher` shares one core: the prover takes a part of the time, then MCTS
-  the rest, told which root moves lose.
+  the rest, told which root moves lose. A counted search (an iteration limit, no time)
+  gets the prover only if given `prover_nodes`: then a fresh prover on that many nodes,
+  so that the level plays the same on any computer and in any order of games.
 
 Both act only where the game's policy says the end is near (`GamePolicy.endgame_near`);
 before that the prover proves nothing in the time and MCTS gets all of it.
@@ -55,11 +57,15 @@ def proofs_only(result: SearchResult) -> SearchResult:
     return SearchResult(None, 0.5, (), lost, result.nodes, result.elapsed, result.depth)
 
 
-def prover_wanted(position: Position, limits: SearchLimits, reach: int | None = None) -> bool:
-    """Whether a search of `position` within `limits` gets the prover: only a timed one
-    (counted searches stay reproducible) where the game's policy calls the end near
-    (within `reach`, if given: see `GamePolicy.endgame_near`)."""
-    return limits.time is not None and policy_for(position.game).endgame_near(position, reach)
+def prover_wanted(
+    position: Position, limits: SearchLimits, reach: int | None = None, counted: bool = False
+) -> bool:
+    """Whether a search of `position` within `limits` gets the prover: a timed one, or a
+    counted one where the prover has a node budget (`counted`), and only where the game's
+    policy calls the end near (within `reach`, if given: see `GamePolicy.endgame_near`)."""
+    if limits.time is None and not counted:
+        return False
+    return policy_for(position.game).endgame_near(position, reach)
 
 
 def lost_moves(result: SearchResult) -> frozenset[Move]:
@@ -130,14 +136,21 @@ class SolverFirstSearcher:
 
     `reach` (see `GamePolicy.endgame_near`) lets a weaker level call the prover in later:
     on Bug's small board, where every decent searcher plays the end perfectly, how early
-    the prover joins is what sets the upper levels apart (engine/ai/STRENGTH.md)."""
+    the prover joins is what sets the upper levels apart (engine/ai/STRENGTH.md).
+    `prover_nodes` gives a counted search (iterations, no time) a prover of that many
+    nodes, a fresh one each time (no tables carried over), before its MCTS iterations."""
 
     def __init__(
-        self, mcts: MctsSearcher, share: float = SOLVER_SHARE, reach: int | None = None
+        self,
+        mcts: MctsSearcher,
+        share: float = SOLVER_SHARE,
+        reach: int | None = None,
+        prover_nodes: int | None = None,
     ) -> None:
         self.mcts = mcts
         self.share = share
         self.reach = reach
+        self.prover_nodes = prover_nodes
         self.prover = ProofSearcher()
 
     def search(
@@ -151,21 +164,28 @@ class SolverFirstSearcher:
         rng: random.Random | None = None,
     ) -> SearchResult:
         should_stop = should_stop or never_stop
-        if limits.time is None or not prover_wanted(position, limits, self.reach):
+        counted = limits.time is None and self.prover_nodes is not None
+        if not prover_wanted(position, limits, self.reach, counted):
             return self.mcts.search(
                 position, history, limits, should_stop=should_stop, on_progress=on_progress,
                 rng=rng,
             )
         clock = Clock()
-        proof = self.prover.search(
-            position, history, replace(limits, time=limits.time * self.share),
-            should_stop=should_stop, on_progress=on_progress, rng=rng,
+        if limits.time is None:
+            prover, prover_limits = ProofSearcher(), SearchLimits(iterations=self.prover_nodes)
+        else:
+            prover, prover_limits = self.prover, replace(limits, time=limits.time * self.share)
+        proof = prover.search(
+            position, history, prover_limits, should_stop=should_stop,
+            on_progress=on_progress, rng=rng,
         )
         if proof.best_move is not None:  # only a proven result names a move
             return replace(proof, elapsed=clock.elapsed())
-        rest = max(0.001, limits.time - clock.elapsed())  # a time limit must be positive
+        if limits.time is not None:
+            # A time limit must be positive.
+            limits = replace(limits, time=max(0.001, limits.time - clock.elapsed()))
         result = self.mcts.search(
-            position, history, replace(limits, time=rest), should_stop=should_stop,
+            position, history, limits, should_stop=should_stop,
             on_progress=on_progress, rng=rng, lost_moves=lost_moves(proof),
         )
         # The nodes stay MCTS iterations (the prover's alpha-beta nodes are another unit);

@@ -44,6 +44,8 @@ class LevelSettings:
     workers: int = 1
     # Where the endgame prover joins (_ENDGAME_REACH, _OWN_CORE_REACH); None: the policy's.
     endgame_reach: int | None = None
+    # A counted level's prover budget in nodes (_COUNTED_PROVER); None: no prover.
+    prover_nodes: int | None = None
 
 
 # Per game: "mcts" or "alphabeta", and MCTS leaf evaluation (None = playouts to the end,
@@ -140,6 +142,12 @@ _ENDGAME_REACH: dict[tuple[str, int, str], int] = {
 _OWN_CORE_REACH: dict[str, int] = {"bug": 26}
 
 
+# Levels that count iterations and still get the endgame prover, on a budget in nodes (a
+# fresh prover each move, so that they stay reproducible): Bug 4's Casual beat Beginner
+# only 79-41 without it (STRENGTH.md).
+_COUNTED_PROVER: dict[tuple[str, int, str], int] = {("bug", 4, "casual"): 5000}
+
+
 def _prover_reach(game_name: str, workers: int, reach: int | None) -> int | None:
     """`reach` as given, or with workers to spare and none given, `_OWN_CORE_REACH`."""
     if reach is None and workers > 1:
@@ -159,12 +167,18 @@ PLAIN_AYU = AyuSearchSettings(gap_weight=0.0)
 
 
 def searcher_for(
-    game_name: str, *, workers: int = 1, reach: int | None = None, plain: bool = False
+    game_name: str,
+    *,
+    workers: int = 1,
+    reach: int | None = None,
+    plain: bool = False,
+    prover_nodes: int | None = None,
 ) -> Searcher:
     """The full-strength searcher for a game (no softening); `reach` sets where a Bug
     search calls its endgame prover (`_ENDGAME_REACH`; None: the policy's threshold, or
     `_OWN_CORE_REACH` with workers to spare); `plain` leaves out the knowledge kept for
-    Master (`MASTER_ONLY_KNOWLEDGE`)."""
+    Master (`MASTER_ONLY_KNOWLEDGE`); `prover_nodes` gives a counted search the prover
+    (`_COUNTED_PROVER`)."""
     inner: Searcher
     if GAME_ENGINE.get(game_name, "mcts") == "ayu":
         settings = PLAIN_AYU if plain else AyuSearchSettings()
@@ -181,7 +195,9 @@ def searcher_for(
         reach = _prover_reach(game_name, workers, reach)
         return ParallelSearcher(game_name, SOLVER_PAIR if prover else "mcts", workers, reach)
     mcts = MctsSearcher(mcts_settings(game_name))
-    return SolverFirstSearcher(mcts, reach=reach) if prover else mcts
+    if not prover:
+        return mcts
+    return SolverFirstSearcher(mcts, reach=reach, prover_nodes=prover_nodes)
 
 
 def mcts_settings(game_name: str) -> MctsSettings:
@@ -202,15 +218,19 @@ def level_limits(
         raise EngineError(f"unknown level {level!r}; the levels are {', '.join(LEVELS)}")
     budget = _LADDER_OVERRIDES.get((game_name, key), _LADDER[key])
     reach = None
+    prover_nodes = None
     if size is not None:
         budget = _SIZE_OVERRIDES.get((game_name, size, key), budget)
         reach = _ENDGAME_REACH.get((game_name, size, key))
+        prover_nodes = _COUNTED_PROVER.get((game_name, size, key))
     seconds, iterations, temperature, default_workers = budget
     count = default_workers if workers is None else workers
     reach = _prover_reach(game_name, count, reach)  # chosen once: used and reported
-    settings = LevelSettings(key, seconds, iterations, temperature, count, reach)
+    settings = LevelSettings(key, seconds, iterations, temperature, count, reach, prover_nodes)
     plain = key != "master" and game_name in MASTER_ONLY_KNOWLEDGE
-    searcher = searcher_for(game_name, workers=count, reach=reach, plain=plain)
+    searcher = searcher_for(
+        game_name, workers=count, reach=reach, plain=plain, prover_nodes=prover_nodes
+    )
     if temperature > 0 and isinstance(searcher, AyuSearcher):
         # Exact values for the root moves near the best, for the softened choice.
         searcher = AyuSearcher(replace(searcher.settings, root_margin=400))

@@ -114,6 +114,27 @@ def test_solver_first_leaves_early_positions_and_counted_searches_to_mcts() -> N
     assert replace(wrapped, elapsed=0.0) == replace(alone, elapsed=0.0)
 
 
+def test_a_counted_search_with_a_node_budget_proves_the_same_way_every_time() -> None:
+    mcts = MctsSearcher(mcts_settings("bug"))
+    counted = SolverFirstSearcher(mcts, prover_nodes=5000)
+    limits = SearchLimits(iterations=300)
+    found = counted.search(parse_position(WON), [], limits, rng=random.Random(2))
+    assert found.proven_result == 1 and found.best_move is not None
+    # No tables are carried from one search to the next: an unsettled position gets
+    # the same proofs and the same MCTS answer each time.
+    position = parse_position(UNSETTLED_BUG_4)
+    first, second = (
+        counted.search(position, [], limits, rng=random.Random(3)) for _ in range(2)
+    )
+    assert replace(first, elapsed=0.0) == replace(second, elapsed=0.0)
+    assert first.proven_result is None and first.nodes == 300
+    # Outside the prover's reach the counted search is MCTS's alone.
+    early = new_game("bug", 4).start()
+    alone = mcts.search(early, [], limits, rng=random.Random(4))
+    wrapped = counted.search(early, [], limits, rng=random.Random(4))
+    assert replace(wrapped, elapsed=0.0) == replace(alone, elapsed=0.0)
+
+
 def test_the_alpha_beta_prover_keeps_its_table_for_the_next_move_only_in_the_same_game() -> None:
     prover = ProofSearcher()
     position = random_position("ahayuta", 8, 20, random.Random(5))

@@ -247,6 +247,16 @@ def test_bug_side_3_calls_the_prover_in_later_for_the_middle_levels() -> None:
     assert level_limits("bug", "master", size=3, workers=1)[2].endgame_reach is None
 
 
+def test_bug_side_4_casual_counts_its_prover_in_nodes() -> None:
+    casual, limits, settings = level_limits("bug", "casual", size=4)
+    inner = getattr(casual, "inner", casual)  # the soft level's own search
+    assert isinstance(inner, SolverFirstSearcher) and inner.prover_nodes
+    assert limits.time is None and limits.iterations  # reproducible on any computer
+    assert settings.prover_nodes == inner.prover_nodes  # reported as it is used
+    beginner = getattr(level_limits("bug", "beginner", size=4)[0], "inner", None)
+    assert isinstance(beginner, SolverFirstSearcher) and beginner.prover_nodes is None
+
+
 def test_a_bug_prover_on_its_own_core_joins_earlier() -> None:
     one = level_limits("bug", "master", size=4, workers=1)[0]
     assert isinstance(one, SolverFirstSearcher) and one.reach is None
