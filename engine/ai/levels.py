@@ -130,9 +130,13 @@ _SIZE_OVERRIDES: dict[tuple[str, int, str], tuple[float | None, int | None, floa
 # end a level starts to prove is now what sets side 3's upper levels apart. Measured over
 # 40 games each: Intermediate at 9 drew even with Casual, at 10 beat it 33-7; Strong at
 # 14 beat Intermediate at 10 33-7; Master beat Strong at 14 16-4 (STRENGTH.md).
+# Side 4 the same way, one step: Strong (from the policy's 20) beat Intermediate from 20
+# only 77-43 over 120 games; on one seed's openings it beat Intermediate from 12 29-11,
+# where against Intermediate from 20 it stood at 11-15 after 26 games.
 _ENDGAME_REACH: dict[tuple[str, int, str], int] = {
     ("bug", 3, "intermediate"): 10,
     ("bug", 3, "strong"): 14,
+    ("bug", 4, "intermediate"): 12,
 }
 
 # Where a prover with a worker process of its own (Master's second core) joins earlier

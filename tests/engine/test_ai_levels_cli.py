@@ -15,6 +15,7 @@ from engine.ai.levels import LEVELS, custom_limits, level_limits
 from engine.ai.match import GameRecord, MatchResult, contender, run_match
 from engine.ai.parallel import ParallelSearcher
 from engine.ai.players import SoftenedSearcher
+from engine.ai.policies.bug import ENDGAME_EMPTY_CELLS
 from engine.bench import BENCH_SIZES
 from engine.core import EngineError
 from engine.registry import new_game, parse_position
@@ -235,15 +236,17 @@ def test_bug_side_3_gives_its_soft_levels_their_own_budgets() -> None:
     assert contender(new_game("bug", 3), "beginner", None).limits.iterations == small
 
 
-def test_bug_side_3_calls_the_prover_in_later_for_the_middle_levels() -> None:
+def test_bug_calls_the_prover_in_later_for_the_middle_levels() -> None:
     reaches = [level_limits("bug", level, size=3)[2].endgame_reach for level in LEVELS[2:4]]
     assert reaches[0] is not None and reaches[1] is not None and reaches[0] < reaches[1]
     searcher = contender(new_game("bug", 3), "intermediate", None).searcher
     assert isinstance(searcher, SolverFirstSearcher) and searcher.reach == reaches[0]
     two = contender(new_game("bug", 3), "intermediate", None, 2).searcher
     assert isinstance(two, ParallelSearcher) and two.reach == reaches[0]
-    # Side 4 keeps the policy's own threshold; Master's prover has a core of its own.
-    assert level_limits("bug", "intermediate", size=4)[2].endgame_reach is None
+    # Side 4's Strong keeps the policy's own threshold; Master's prover has a core of its own.
+    assert level_limits("bug", "strong", size=4)[2].endgame_reach is None
+    side_4 = level_limits("bug", "intermediate", size=4)[2].endgame_reach
+    assert side_4 is not None and side_4 < ENDGAME_EMPTY_CELLS
     assert level_limits("bug", "master", size=3, workers=1)[2].endgame_reach is None
 
 
