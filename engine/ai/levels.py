@@ -229,6 +229,8 @@ def level_limits(
         prover_nodes = _COUNTED_PROVER.get((game_name, size, key))
     seconds, iterations, temperature, default_workers = budget
     count = default_workers if workers is None else workers
+    if count > 1:
+        prover_nodes = None  # worker processes count no prover (reported as used)
     reach = _prover_reach(game_name, count, reach)  # chosen once: used and reported
     settings = LevelSettings(key, seconds, iterations, temperature, count, reach, prover_nodes)
     plain = key != "master" and game_name in MASTER_ONLY_KNOWLEDGE

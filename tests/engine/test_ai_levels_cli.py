@@ -256,6 +256,7 @@ def test_bug_side_4_casual_counts_its_prover_in_nodes() -> None:
     assert isinstance(inner, SolverFirstSearcher) and inner.prover_nodes
     assert limits.time is None and limits.iterations  # reproducible on any computer
     assert settings.prover_nodes == inner.prover_nodes  # reported as it is used
+    assert level_limits("bug", "casual", size=4, workers=2)[2].prover_nodes is None
     beginner = getattr(level_limits("bug", "beginner", size=4)[0], "inner", None)
     assert isinstance(beginner, SolverFirstSearcher) and beginner.prover_nodes is None
 
