@@ -59,6 +59,10 @@ MCTS_RAVE: frozenset[str] = frozenset({"bug"})
 # 1 s a move: 3000 against 300 won 35-25, and Beginner with it beat random play 397-3
 # where it had gone 391-9 on the same openings (STRENGTH.md).
 MCTS_RAVE_EQUIVALENCE: dict[str, float] = {"bug": 3000.0}
+# Implicit minimax backups of the policy's evaluation in MCTS (MctsSettings), Master's
+# knowledge only (MASTER_ONLY_KNOWLEDGE). Bug 4, the one-core searcher at 1 s a move with
+# weight 0.15 against without: 29-11; with 0.3 23-17 (STRENGTH.md).
+MCTS_IMPLICIT_MINIMAX: dict[str, float] = {"bug": 0.15}
 # Near the end, an alpha-beta prover beside MCTS (engine/ai/endgame.py) on the timed levels:
 # Bug's playouts misjudge endgames that alpha-beta proves.
 ENDGAME_PROVER: frozenset[str] = frozenset({"bug"})
@@ -165,8 +169,10 @@ SOFT_ROOT_MARGIN = 300
 
 # Games whose levels below Master search without part of the evaluation. Ayu: the gap
 # term (ayu_search.GAP_WEIGHT). Ayu's search picks the same move at 1, 2.5 and 5 s in
-# most positions, so Master beat Strong only 12-8 on time alone (STRENGTH.md).
-MASTER_ONLY_KNOWLEDGE: frozenset[str] = frozenset({"ayu"})
+# most positions, so Master beat Strong only 12-8 on time alone (STRENGTH.md). Bug: the
+# implicit minimax term (MCTS_IMPLICIT_MINIMAX), so that the levels below Master play as
+# they were measured against each other and against random play.
+MASTER_ONLY_KNOWLEDGE: frozenset[str] = frozenset({"ayu", "bug"})
 PLAIN_AYU = AyuSearchSettings(gap_weight=0.0)
 
 
@@ -195,20 +201,26 @@ def searcher_for(
             return ParallelSearcher(game_name, "alphabeta", workers)
         return inner
     prover = game_name in ENDGAME_PROVER
+    tree_settings = mcts_settings(game_name, plain=plain)
     if workers > 1:
         reach = _prover_reach(game_name, workers, reach)
-        return ParallelSearcher(game_name, SOLVER_PAIR if prover else "mcts", workers, reach)
-    mcts = MctsSearcher(mcts_settings(game_name))
+        return ParallelSearcher(
+            game_name, SOLVER_PAIR if prover else "mcts", workers, reach, settings=tree_settings
+        )
+    mcts = MctsSearcher(tree_settings)
     if not prover:
         return mcts
     return SolverFirstSearcher(mcts, reach=reach, prover_nodes=prover_nodes)
 
 
-def mcts_settings(game_name: str) -> MctsSettings:
+def mcts_settings(game_name: str, *, plain: bool = False) -> MctsSettings:
+    """A game's MCTS settings; `plain` leaves out what MASTER_ONLY_KNOWLEDGE keeps for
+    Master."""
     return MctsSettings(
         playout_plies=MCTS_PLAYOUT_PLIES.get(game_name),
         rave=game_name in MCTS_RAVE,
         rave_equivalence=MCTS_RAVE_EQUIVALENCE.get(game_name, MctsSettings.rave_equivalence),
+        implicit_minimax=0.0 if plain else MCTS_IMPLICIT_MINIMAX.get(game_name, 0.0),
     )
 
 

@@ -59,13 +59,18 @@ class MctsSettings:
     # Visits at which a move's own value and its RAVE value weigh the same (about).
     rave_equivalence: float = 300.0
     rave_exploration: float = 0.25
+    # Implicit minimax backups (Lanctot, Winands, Pepels and Sturtevant, 2014): every new
+    # node is valued by the policy's evaluation, those values back up by minimax, and
+    # selection blends that minimax value in with this weight. 0 leaves it out.
+    implicit_minimax: float = 0.0
 
 
 class Node:
     """`wins` and `proof` are from the view of the player who made `move`."""
 
     __slots__ = (
-        "move", "parent", "children", "untried", "visits", "wins", "proof", "plies", "amaf"
+        "move", "parent", "children", "untried", "visits", "wins", "proof", "plies", "amaf",
+        "minimax",
     )
 
     def __init__(self, move: Move | None, parent: Node | None) -> None:
@@ -79,6 +84,8 @@ class Node:
         self.plies = 0  # with a proof: plies from this node to the end of the game
         # RAVE: amaf key -> [playouts, wins] for the side to move here, over later moves.
         self.amaf: dict[object, list[float]] | None = None
+        # Implicit minimax: the evaluation backed up by minimax, for the player who moved.
+        self.minimax = 0.5
 
 
 class MctsSearcher:
@@ -192,6 +199,8 @@ class _Run:
                     self._prove(node, WIN if value == 1.0 else LOSS if value == 0.0 else DRAW, 0)
                     reward = value
                 else:
+                    if self.settings.implicit_minimax:
+                        node.minimax = 1.0 - self.policy.evaluate(position)
                     reward = 1.0 - self._simulate(position, trail)
                 break
             if not node.children:
@@ -209,6 +218,8 @@ class _Run:
             position.pop()
         if trail is not None:
             _back_up_amaf(path, trail, reward)
+        if self.settings.implicit_minimax:
+            _back_up_minimax(node.parent)
         # Back up: `reward` is for the player who moved into `node`.
         walk: Node | None = node
         while walk is not None:
@@ -267,7 +278,8 @@ class _Run:
         return untried.pop(best_index)
 
     def _rave_score(
-        self, amaf: list[float] | None, visits: int, wins: float, log_n: float
+        self, amaf: list[float] | None, visits: int, wins: float, log_n: float,
+        minimax: float | None = None,
     ) -> float:
         settings = self.settings
         rave_value = 0.5 if amaf is None else (amaf[1] + 0.5) / (amaf[0] + 1.0)
@@ -275,6 +287,8 @@ class _Run:
             k = settings.rave_equivalence
             beta = math.sqrt(k / (3.0 * visits + k))
             value = (1.0 - beta) * wins / visits + beta * rave_value
+            if minimax is not None:
+                value += settings.implicit_minimax * (minimax - value)
         else:
             value = rave_value
         return value + settings.rave_exploration * math.sqrt(log_n / (visits + 1))
@@ -288,6 +302,7 @@ class _Run:
         """The child to walk into and its score: UCB1, or with RAVE the blended value."""
         rave = self.settings.rave
         c = self.settings.exploration
+        alpha = self.settings.implicit_minimax
         stats = node.amaf or {}
         amaf_key = self.policy.amaf_key
         best: Node | None = None
@@ -303,9 +318,15 @@ class _Run:
                 score = 0.5 if rave else 0.5 + c * math.sqrt(log_n / (visits + 1))
             elif rave:
                 key = amaf_key(child.move)  # type: ignore[arg-type]
-                score = self._rave_score(stats.get(key), visits, child.wins, log_n)
+                score = self._rave_score(
+                    stats.get(key), visits, child.wins, log_n,
+                    child.minimax if alpha else None,
+                )
             else:
-                score = child.wins / visits + c * math.sqrt(log_n / visits)
+                value = child.wins / visits
+                if alpha:
+                    value += alpha * (child.minimax - value)
+                score = value + c * math.sqrt(log_n / visits)
             if score > best_score:
                 best_score = score
                 best = child
@@ -430,6 +451,21 @@ def _back_up_amaf(path: list[Node], trail: list[object], reward: float) -> None:
             else:
                 entry[0] += 1.0
                 entry[1] += value
+
+
+def _back_up_minimax(node: Node | None) -> None:
+    """Implicit minimax: from `node` up, each node is worth the best of its children for
+    the side to move there (proven children count as 1 or 0), until a value holds."""
+    while node is not None and node.move is not None:
+        best = max(
+            _proof_reward(child.proof) if child.proof is not None else child.minimax
+            for child in node.children
+        )
+        value = 1.0 - best
+        if value == node.minimax:
+            return
+        node.minimax = value
+        node = node.parent
 
 
 def _proof_reward(proof: int) -> float:

@@ -56,6 +56,7 @@ from engine.core import EngineError, Move, Position
 if TYPE_CHECKING:
     from engine.ai.alphabeta import AlphaBetaSettings
     from engine.ai.ayu_search import AyuSearchSettings
+    from engine.ai.mcts import MctsSettings
 
 POLL_SECONDS = 0.002
 PARENT_CHECK_SECONDS = 1.0  # how often an idle worker checks that its parent still lives
@@ -74,8 +75,8 @@ class _Task:
     seed: int
     deadline: float | None  # wall clock (time.time()), shared by all workers
     share: tuple[int, int] = (0, 1)  # alpha-beta: this worker's share of the root moves
-    # Alpha-beta: the searcher's settings (the worker sets its share); None: the defaults.
-    settings: AlphaBetaSettings | AyuSearchSettings | None = None
+    # The searcher's settings (alpha-beta: the worker sets its share); None: the defaults.
+    settings: AlphaBetaSettings | AyuSearchSettings | MctsSettings | None = None
 
 
 @dataclass(frozen=True)
@@ -112,7 +113,7 @@ def _worker_loop(
     from engine.ai.alphabeta import AlphaBetaSearcher, AlphaBetaSettings
     from engine.ai.ayu_search import AyuSearcher, AyuSearchSettings
     from engine.ai.levels import mcts_settings
-    from engine.ai.mcts import MctsSearcher
+    from engine.ai.mcts import MctsSearcher, MctsSettings
     from engine.registry import parse_position
 
     parent = multiprocessing.parent_process()
@@ -140,7 +141,11 @@ def _worker_loop(
                 if task.kind == "ayu"
                 else prover
                 if task.kind == SOLVER_KIND
-                else MctsSearcher(mcts_settings(position.game.name))
+                else MctsSearcher(
+                    task.settings
+                    if isinstance(task.settings, MctsSettings)
+                    else mcts_settings(position.game.name)
+                )
             )
             done: list[ShareIteration] = []
             extra = (
@@ -325,12 +330,12 @@ class ParallelSearcher:
     """The game's searcher run in `workers` processes behind the common `search` call.
 
     `reach` moves where the SOLVER_PAIR's prover joins (`GamePolicy.endgame_near`);
-    `settings` are the alpha-beta kinds' searcher settings (None: their defaults), which
-    every worker uses with its own share of the root moves."""
+    `settings` are the searcher settings (None: the game's defaults) every worker uses,
+    the alpha-beta kinds with their own share of the root moves."""
 
     def __init__(
         self, game_name: str, kind: str, workers: int, reach: int | None = None,
-        settings: AlphaBetaSettings | AyuSearchSettings | None = None,
+        settings: AlphaBetaSettings | AyuSearchSettings | MctsSettings | None = None,
     ) -> None:
         self.game_name = game_name
         self.kind = kind

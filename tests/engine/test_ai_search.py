@@ -23,6 +23,7 @@ SEARCHERS = {
     "mcts": lambda name: MctsSearcher(MctsSettings()),
     "mcts-eval": lambda name: MctsSearcher(MctsSettings(playout_plies=2)),
     "mcts-rave": lambda name: MctsSearcher(MctsSettings(rave=True)),
+    "mcts-minimax": lambda name: MctsSearcher(MctsSettings(implicit_minimax=0.3)),
     "alphabeta": lambda name: AlphaBetaSearcher(),
     "level": lambda name: searcher_for(name),
 }
@@ -35,7 +36,7 @@ def _search(searcher: object, position: Position, **limits: float) -> SearchResu
 
 
 @pytest.mark.parametrize(("name", "size"), registered_games())
-@pytest.mark.parametrize("kind", ["mcts", "mcts-rave", "alphabeta"])
+@pytest.mark.parametrize("kind", ["mcts", "mcts-rave", "mcts-minimax", "alphabeta"])
 def test_same_seed_and_budget_give_the_same_move(name: str, size: int, kind: str) -> None:
     position = random_position(name, size, 5, random.Random(3))
     searcher = SEARCHERS[kind](name)
@@ -54,7 +55,7 @@ def test_search_never_returns_an_illegal_move(name: str, size: int) -> None:
         if position.outcome() is not None:
             continue
         legal = position.legal_moves()
-        for kind in ("mcts", "mcts-rave", "alphabeta"):
+        for kind in ("mcts", "mcts-rave", "mcts-minimax", "alphabeta"):
             result = _search(SEARCHERS[kind](name), position, iterations=40 + round_number)
             assert result.best_move in legal, (kind, position.to_text())
             assert all(move in legal for move in (c.move for c in result.candidates))
@@ -111,7 +112,7 @@ def test_bug_endgames_are_solved_exactly(text: str) -> None:
     position = parse_position(text)
     exact = solve(position, 6)
     assert exact is not None
-    for kind in ("mcts", "mcts-rave", "alphabeta"):
+    for kind in ("mcts", "mcts-rave", "mcts-minimax", "alphabeta"):
         result = _search(SEARCHERS[kind]("bug"), position, time=10.0)
         assert result.proven_result == exact[0], kind
         assert result.proven_plies is not None
