@@ -15,6 +15,13 @@ later in that iteration, keyed by the policy's `amaf_key` (in Bug, the growth ce
 early, rough values steer selection until a move's own visits take over, and they decide
 which untried move to expand next, so a wide node is not expanded blindly in full before
 its best moves are revisited.
+
+With `implicit_minimax` above 0 (Lanctot, Winands, Pepels and Sturtevant's implicit
+minimax backups) each new node is also valued by the policy's evaluation, those values
+back up the tree by minimax, and selection blends that minimax value into a move's
+average with this weight. The playouts average over many random lines; the minimax value
+says what the best line found so far is worth by the evaluation, which separates moves
+that a shallow tree of averages leaves level.
 """
 
 from __future__ import annotations
