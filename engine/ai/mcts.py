@@ -462,14 +462,16 @@ def _back_up_amaf(path: list[Node], trail: list[object], reward: float) -> None:
 
 def _back_up_minimax(node: Node | None) -> None:
     """Implicit minimax: from `node` up, each node is worth the best of its children for
-    the side to move there (proven children count as 1 or 0), until a value holds."""
+    the side to move there (proven children count as 1 or 0), until a value holds. A node
+    proven in this iteration counts by its proof in its parent, so the walk goes on past
+    it even where its own value held."""
     while node is not None and node.move is not None:
         best = max(
             _proof_reward(child.proof) if child.proof is not None else child.minimax
             for child in node.children
         )
         value = 1.0 - best
-        if value == node.minimax:
+        if value == node.minimax and node.proof is None:
             return
         node.minimax = value
         node = node.parent

@@ -10,7 +10,7 @@ import pytest
 from engine.ai.common import SearchLimits, never_stop
 from engine.ai.endgame import SolverFirstSearcher
 from engine.ai.levels import LEVELS, MCTS_IMPLICIT_MINIMAX, custom_limits, level_limits
-from engine.ai.mcts import MctsSettings, Node, _proof_reward, _Run
+from engine.ai.mcts import WIN, MctsSettings, Node, _back_up_minimax, _proof_reward, _Run
 from engine.ai.parallel import ParallelSearcher
 from engine.ai.policies import policy_for
 from tests.engine.ai_helpers import random_position, registered_games
@@ -69,3 +69,19 @@ def test_only_bug_master_and_the_custom_time_back_up_the_evaluation() -> None:
             assert _tree_weight(level_limits("bug", level, size=size)[0]) == 0.0, level
     assert _tree_weight(custom_limits("bug", 1.0)[0]) == weight
     assert _tree_weight(custom_limits("bug", 1.0, workers=2)[0]) == weight
+
+
+def test_a_proof_reaches_the_minimax_values_above_it() -> None:
+    # root - a - b - leaf: the leaf's loss proves b (one move) and counts as 1 in a,
+    # though b's own minimax value was 0.5 before and after.
+    root = Node(None, None)
+    a = Node(object(), root)
+    b = Node(object(), a)
+    leaf = Node(object(), b)
+    root.children, a.children, b.children = [a], [b], [leaf]
+    leaf.minimax = 0.5
+    b.proof = WIN
+    a.minimax = b.minimax = 0.5
+    _back_up_minimax(b)
+    assert b.minimax == 0.5
+    assert a.minimax == 0.0  # its only move, b, is a proven win for the opponent
