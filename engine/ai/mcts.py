@@ -462,9 +462,9 @@ def _back_up_amaf(path: list[Node], trail: list[object], reward: float) -> None:
 
 def _back_up_minimax(node: Node | None) -> None:
     """Implicit minimax: from `node` up, each node is worth the best of its children for
-    the side to move there (proven children count as 1 or 0), until a value holds. A node
-    proven in this iteration counts by its proof in its parent, so the walk goes on past
-    it even where its own value held."""
+    the side to move there (proven children count as 1 or 0), until a value holds. A
+    proven node counts by its proof in its parent, not by its own value, so the walk goes
+    on past it even where that value held (its proof may be new in this iteration)."""
     while node is not None and node.move is not None:
         best = max(
             _proof_reward(child.proof) if child.proof is not None else child.minimax
