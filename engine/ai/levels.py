@@ -23,7 +23,7 @@ from dataclasses import dataclass, replace
 from engine.ai.alphabeta import AlphaBetaSearcher, AlphaBetaSettings
 from engine.ai.ayu_search import AyuSearcher, AyuSearchSettings
 from engine.ai.common import Searcher, SearchLimits
-from engine.ai.endgame import SolverFirstSearcher
+from engine.ai.endgame import SOLVER_SHARE, SolverFirstSearcher
 from engine.ai.mcts import MctsSearcher, MctsSettings
 from engine.ai.parallel import SOLVER_PAIR, ParallelSearcher
 from engine.ai.players import RandomSearcher, SoftenedSearcher
@@ -46,6 +46,9 @@ class LevelSettings:
     endgame_reach: int | None = None
     # A counted level's prover budget in nodes (_COUNTED_PROVER); None: no prover.
     prover_nodes: int | None = None
+    # A one-core timed level's prover part of the time near the end (_PROVER_SHARE);
+    # None: endgame.SOLVER_SHARE.
+    prover_share: float | None = None
 
 
 # Per game: "mcts" or "alphabeta", and MCTS leaf evaluation (None = playouts to the end,
@@ -157,6 +160,16 @@ _OWN_CORE_REACH: dict[str, int] = {"bug": 26}
 _COUNTED_PROVER: dict[tuple[str, int, str], int] = {("bug", 4, "casual"): 5000}
 
 
+# The prover's part of a one-core timed level's time where the end is near, where the
+# default (endgame.SOLVER_SHARE, 0.4) measured short: on side 4 a prover of 20,000 fresh
+# nodes (a Casual's) proves about as much as 0.4 of 2.5 s, so more time bought little
+# above such a level until the prover got more of it (STRENGTH.md).
+_PROVER_SHARE: dict[tuple[str, int, str], float] = {}
+
+# Levels below Master that get MASTER_ONLY_KNOWLEDGE all the same, per game and size.
+_KNOWING_LEVELS: frozenset[tuple[str, int, str]] = frozenset()
+
+
 def _prover_reach(game_name: str, workers: int, reach: int | None) -> int | None:
     """`reach` as given, or with workers to spare and none given, `_OWN_CORE_REACH`."""
     if reach is None and workers > 1:
@@ -184,12 +197,14 @@ def searcher_for(
     reach: int | None = None,
     plain: bool = False,
     prover_nodes: int | None = None,
+    prover_share: float | None = None,
 ) -> Searcher:
     """The full-strength searcher for a game (no softening); `reach` sets where a Bug
     search calls its endgame prover (`_ENDGAME_REACH`; None: the policy's threshold, or
     `_OWN_CORE_REACH` with workers to spare); `plain` leaves out the knowledge kept for
     Master (`MASTER_ONLY_KNOWLEDGE`); `prover_nodes` gives a counted search the prover
-    (`_COUNTED_PROVER`)."""
+    (`_COUNTED_PROVER`); `prover_share` is a one-core timed search's prover part of the
+    time near the end (`_PROVER_SHARE`; None: endgame.SOLVER_SHARE)."""
     inner: Searcher
     if GAME_ENGINE.get(game_name, "mcts") == "ayu":
         settings = PLAIN_AYU if plain else AyuSearchSettings()
@@ -211,7 +226,8 @@ def searcher_for(
     mcts = MctsSearcher(tree_settings)
     if not prover:
         return mcts
-    return SolverFirstSearcher(mcts, reach=reach, prover_nodes=prover_nodes)
+    share = SOLVER_SHARE if prover_share is None else prover_share
+    return SolverFirstSearcher(mcts, share=share, reach=reach, prover_nodes=prover_nodes)
 
 
 def mcts_settings(game_name: str, *, plain: bool = False) -> MctsSettings:
@@ -236,19 +252,26 @@ def level_limits(
     budget = _LADDER_OVERRIDES.get((game_name, key), _LADDER[key])
     reach = None
     prover_nodes = None
+    prover_share = None
     if size is not None:
         budget = _SIZE_OVERRIDES.get((game_name, size, key), budget)
         reach = _ENDGAME_REACH.get((game_name, size, key))
         prover_nodes = _COUNTED_PROVER.get((game_name, size, key))
+        prover_share = _PROVER_SHARE.get((game_name, size, key))
     seconds, iterations, temperature, default_workers = budget
     count = default_workers if workers is None else workers
     if count > 1:
-        prover_nodes = None  # worker processes count no prover (reported as used)
+        # Worker processes count no prover, and give it a core of its own (reported as used).
+        prover_nodes = prover_share = None
     reach = _prover_reach(game_name, count, reach)  # chosen once: used and reported
-    settings = LevelSettings(key, seconds, iterations, temperature, count, reach, prover_nodes)
-    plain = key != "master" and game_name in MASTER_ONLY_KNOWLEDGE
+    settings = LevelSettings(
+        key, seconds, iterations, temperature, count, reach, prover_nodes, prover_share
+    )
+    knowing = key == "master" or (game_name, size, key) in _KNOWING_LEVELS
+    plain = not knowing and game_name in MASTER_ONLY_KNOWLEDGE
     searcher = searcher_for(
-        game_name, workers=count, reach=reach, plain=plain, prover_nodes=prover_nodes
+        game_name, workers=count, reach=reach, plain=plain, prover_nodes=prover_nodes,
+        prover_share=prover_share,
     )
     if temperature > 0 and isinstance(searcher, AyuSearcher):
         # Exact values for the root moves near the best, for the softened choice.

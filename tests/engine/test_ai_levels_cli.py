@@ -8,9 +8,10 @@ from pathlib import Path
 import pytest
 
 from engine.__main__ import main
+from engine.ai import levels
 from engine.ai.ayu_search import GAP_WEIGHT, AyuSearcher, AyuSearchSettings
 from engine.ai.common import SearchLimits
-from engine.ai.endgame import SolverFirstSearcher, prover_wanted
+from engine.ai.endgame import SOLVER_SHARE, SolverFirstSearcher, prover_wanted
 from engine.ai.levels import LEVELS, custom_limits, level_limits
 from engine.ai.match import GameRecord, MatchResult, contender, run_match
 from engine.ai.parallel import ParallelSearcher
@@ -259,6 +260,20 @@ def test_bug_side_4_casual_counts_its_prover_in_nodes() -> None:
     assert level_limits("bug", "casual", size=4, workers=2)[2].prover_nodes is None
     beginner = getattr(level_limits("bug", "beginner", size=4)[0], "inner", None)
     assert isinstance(beginner, SolverFirstSearcher) and beginner.prover_nodes is None
+
+
+def test_a_timed_level_may_give_its_prover_more_of_the_time(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setitem(levels._PROVER_SHARE, ("bug", 4, "strong"), 0.8)
+    searcher, limits, settings = level_limits("bug", "strong", size=4)
+    assert isinstance(searcher, SolverFirstSearcher) and limits.time
+    assert searcher.share == settings.prover_share == 0.8  # reported as it is used
+    side_3 = level_limits("bug", "strong", size=3)
+    assert isinstance(side_3[0], SolverFirstSearcher) and side_3[0].share == SOLVER_SHARE
+    assert side_3[2].prover_share is None
+    # With workers to spare the prover has a core of its own, not a share of one.
+    assert level_limits("bug", "strong", size=4, workers=2)[2].prover_share is None
 
 
 def test_a_bug_prover_on_its_own_core_joins_earlier() -> None:
