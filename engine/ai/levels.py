@@ -163,10 +163,12 @@ _COUNTED_PROVER: dict[tuple[str, int, str], int] = {("bug", 4, "casual"): 5000}
 # The prover's part of a one-core timed level's time where the end is near, where the
 # default (endgame.SOLVER_SHARE, 0.4) measured short: on side 4 a prover of 20,000 fresh
 # nodes (a Casual's) proves about as much as 0.4 of 2.5 s, so more time bought little
-# above such a level until the prover got more of it (STRENGTH.md).
+# above such a level until the prover got more of it. Empty for now: a 3 s Strong with
+# 0.8 and the minimax term beat the shipped Master 13-7 (STRENGTH.md).
 _PROVER_SHARE: dict[tuple[str, int, str], float] = {}
 
-# Levels below Master that get MASTER_ONLY_KNOWLEDGE all the same, per game and size.
+# Levels below Master that get MASTER_ONLY_KNOWLEDGE all the same, per game and size
+# (empty for the same reason).
 _KNOWING_LEVELS: frozenset[tuple[str, int, str]] = frozenset()
 
 

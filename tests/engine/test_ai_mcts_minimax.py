@@ -10,13 +10,7 @@ import pytest
 from engine.ai import levels
 from engine.ai.common import SearchLimits, never_stop
 from engine.ai.endgame import SolverFirstSearcher
-from engine.ai.levels import (
-    _KNOWING_LEVELS,
-    LEVELS,
-    MCTS_IMPLICIT_MINIMAX,
-    custom_limits,
-    level_limits,
-)
+from engine.ai.levels import LEVELS, MCTS_IMPLICIT_MINIMAX, custom_limits, level_limits
 from engine.ai.mcts import WIN, MctsSettings, Node, _back_up_minimax, _proof_reward, _Run
 from engine.ai.parallel import ParallelSearcher
 from engine.ai.policies import policy_for
@@ -73,7 +67,7 @@ def test_only_bug_master_and_the_custom_time_back_up_the_evaluation() -> None:
         assert _tree_weight(level_limits("bug", "master", size=size)[0]) == weight
         assert _tree_weight(level_limits("bug", "master", size=size, workers=1)[0]) == weight
         for level in LEVELS[:-1]:
-            expected = weight if ("bug", size, level) in _KNOWING_LEVELS else 0.0
+            expected = weight if ("bug", size, level) in levels._KNOWING_LEVELS else 0.0
             assert _tree_weight(level_limits("bug", level, size=size)[0]) == expected, level
     assert _tree_weight(custom_limits("bug", 1.0)[0]) == weight
     assert _tree_weight(custom_limits("bug", 1.0, workers=2)[0]) == weight
