@@ -138,7 +138,9 @@ class SolverFirstSearcher:
     on Bug's small board, where every decent searcher plays the end perfectly, how early
     the prover joins is what sets the upper levels apart (engine/ai/STRENGTH.md).
     `prover_nodes` gives a counted search (iterations, no time) a prover of that many
-    nodes, a fresh one each time (no tables carried over), before its MCTS iterations."""
+    nodes, a fresh one each time (no tables carried over), before its MCTS iterations.
+    `prover` is the timed search's prover (None: one of its own), so that a worker process
+    can keep one prover, and its tables, for all its searches."""
 
     def __init__(
         self,
@@ -146,12 +148,13 @@ class SolverFirstSearcher:
         share: float = SOLVER_SHARE,
         reach: int | None = None,
         prover_nodes: int | None = None,
+        prover: ProofSearcher | None = None,
     ) -> None:
         self.mcts = mcts
         self.share = share
         self.reach = reach
         self.prover_nodes = prover_nodes
-        self.prover = ProofSearcher()
+        self.prover = prover or ProofSearcher()
 
     def search(
         self,

@@ -167,6 +167,10 @@ _COUNTED_PROVER: dict[tuple[str, int, str], int] = {("bug", 4, "casual"): 5000}
 # 0.8 and the minimax term beat the shipped Master 13-7 (STRENGTH.md).
 _PROVER_SHARE: dict[tuple[str, int, str], float] = {}
 
+# The same with worker processes (ParallelSearcher's `prover_share`): the MCTS worker
+# proves first for that part of the time near the end, beside the prover's own core.
+_PAIR_PROVER_SHARE: dict[tuple[str, int, str], float] = {}
+
 # Levels below Master that get MASTER_ONLY_KNOWLEDGE all the same, per game and size
 # (empty for the same reason).
 _KNOWING_LEVELS: frozenset[tuple[str, int, str]] = frozenset()
@@ -223,7 +227,8 @@ def searcher_for(
     if workers > 1:
         reach = _prover_reach(game_name, workers, reach)
         return ParallelSearcher(
-            game_name, SOLVER_PAIR if prover else "mcts", workers, reach, settings=tree_settings
+            game_name, SOLVER_PAIR if prover else "mcts", workers, reach, settings=tree_settings,
+            prover_share=prover_share if prover else None,
         )
     mcts = MctsSearcher(tree_settings)
     if not prover:
@@ -264,7 +269,8 @@ def level_limits(
     count = default_workers if workers is None else workers
     if count > 1:
         # Worker processes count no prover, and give it a core of its own (reported as used).
-        prover_nodes = prover_share = None
+        prover_nodes = None
+        prover_share = _PAIR_PROVER_SHARE.get((game_name, size, key)) if size else None
     reach = _prover_reach(game_name, count, reach)  # chosen once: used and reported
     settings = LevelSettings(
         key, seconds, iterations, temperature, count, reach, prover_nodes, prover_share

@@ -41,7 +41,7 @@ from engine.ai.common import (
     StopCheck,
     never_stop,
 )
-from engine.ai.endgame import ProofSearcher, prover_wanted
+from engine.ai.endgame import ProofSearcher, SolverFirstSearcher, prover_wanted
 from engine.ai.root_split import (
     ALPHA_BETA_KINDS,
     ShareIteration,
@@ -63,6 +63,9 @@ PARENT_CHECK_SECONDS = 1.0  # how often an idle worker checks that its parent st
 FINAL_REPORT_GRACE = 0.012  # how long a stopped search waits for the workers' last words
 SOLVER_PAIR = "mcts+solver"  # MCTS workers, and near the end an alpha-beta prover
 SOLVER_KIND = "solver"
+# MCTS told which root moves lose: near the end the prover first, then MCTS, on one core
+# (endgame.SolverFirstSearcher), beside the SOLVER_KIND worker.
+PROVER_FIRST_KIND = "prover-first"
 
 
 @dataclass(frozen=True)
@@ -77,6 +80,7 @@ class _Task:
     share: tuple[int, int] = (0, 1)  # alpha-beta: this worker's share of the root moves
     # The searcher's settings (alpha-beta: the worker sets its share); None: the defaults.
     settings: AlphaBetaSettings | AyuSearchSettings | MctsSettings | None = None
+    prover_share: float = 0.0  # PROVER_FIRST_KIND: the prover's part of the time
 
 
 @dataclass(frozen=True)
@@ -116,6 +120,11 @@ def _worker_loop(
     from engine.ai.mcts import MctsSearcher, MctsSettings
     from engine.registry import parse_position
 
+    def tree_settings(task: _Task, position: Position) -> MctsSettings:
+        if isinstance(task.settings, MctsSettings):
+            return task.settings
+        return mcts_settings(position.game.name)
+
     parent = multiprocessing.parent_process()
     prover = ProofSearcher()  # one for the worker's life: it keeps its table between moves
     while True:
@@ -141,11 +150,12 @@ def _worker_loop(
                 if task.kind == "ayu"
                 else prover
                 if task.kind == SOLVER_KIND
-                else MctsSearcher(
-                    task.settings
-                    if isinstance(task.settings, MctsSettings)
-                    else mcts_settings(position.game.name)
+                else SolverFirstSearcher(
+                    MctsSearcher(tree_settings(task, position)), task.prover_share,
+                    prover=prover,
                 )
+                if task.kind == PROVER_FIRST_KIND
+                else MctsSearcher(tree_settings(task, position))
             )
             done: list[ShareIteration] = []
             extra = (
@@ -173,6 +183,8 @@ def _worker_loop(
             # safety net a little later.
             limits = task.limits
             own_limits = replace(limits, time=limits.time + 1.0) if limits.time else limits
+            if task.kind == PROVER_FIRST_KIND:
+                own_limits = limits  # its prover's part is a share of the real time
             result = searcher.search(
                 position, task.history, own_limits,
                 should_stop=should_stop,
@@ -331,17 +343,21 @@ class ParallelSearcher:
 
     `reach` moves where the SOLVER_PAIR's prover joins (`GamePolicy.endgame_near`);
     `settings` are the searcher settings (None: the game's defaults) every worker uses,
-    the alpha-beta kinds with their own share of the root moves."""
+    the alpha-beta kinds with their own share of the root moves. With `prover_share`, the
+    SOLVER_PAIR's MCTS workers prove first for that part of the time near the end
+    (PROVER_FIRST_KIND), so that MCTS leaves the moves proven lost alone."""
 
     def __init__(
         self, game_name: str, kind: str, workers: int, reach: int | None = None,
         settings: AlphaBetaSettings | AyuSearchSettings | MctsSettings | None = None,
+        prover_share: float | None = None,
     ) -> None:
         self.game_name = game_name
         self.kind = kind
         self.workers = max(1, workers)
         self.reach = reach
         self.settings = settings
+        self.prover_share = prover_share
 
     def search(
         self,
@@ -371,6 +387,7 @@ class ParallelSearcher:
             return _Task(
                 task_id, text, keys, limits, kinds[index], seeds[index], deadline,
                 (index, workers) if split else (0, 1), self.settings,
+                self.prover_share or 0.0,
             )
 
         def shares_of(newest: dict[int, _WorkerReport]) -> list[tuple[ShareIteration, ...]]:
@@ -429,7 +446,7 @@ class ParallelSearcher:
         last worker proves with alpha-beta (engine/ai/endgame.py) and the others run MCTS."""
         if self.kind != SOLVER_PAIR:
             return [self.kind] * self.workers
-        kinds = ["mcts"] * self.workers
+        kinds = ["mcts" if self.prover_share is None else PROVER_FIRST_KIND] * self.workers
         if prover_wanted(position, limits, self.reach):
             kinds[-1] = SOLVER_KIND
         return kinds
