@@ -42,6 +42,7 @@ from engine.ai.common import (
     never_stop,
 )
 from engine.ai.endgame import ProofSearcher, SolverFirstSearcher, prover_wanted
+from engine.ai.policies import policy_for
 from engine.ai.root_split import (
     ALPHA_BETA_KINDS,
     ShareIteration,
@@ -474,7 +475,16 @@ class ParallelSearcher:
             move for r in reports + finals for move, _, _, proof in r.candidates if proof == -1
         }
         if all(move in lost for r in reports for move, _, _, _ in r.candidates):
-            lost = set()  # every move shown is lost: rank them as they are
+            # The workers show only their top moves and those proven lost, so a move no one
+            # has refuted may be left unshown: any such move is better than a proven loss.
+            unrefuted = [m for m in position.legal_moves() if m.to_text() not in lost]
+            if unrefuted:
+                first = policy_for(position.game).order_moves(position, unrefuted)[0]
+                return SearchResult(
+                    first, 0.5, (first,), (Candidate(first, 0.0, 0.5),), nodes, elapsed,
+                    max(r.depth for r in reports),
+                )
+            lost = set()  # every move is lost: rank them as they are
         visits: dict[str, float] = {}
         value_sum: dict[str, float] = {}
         for report in reports:

@@ -276,6 +276,19 @@ def test_a_timed_level_may_give_its_prover_more_of_the_time(
     assert level_limits("bug", "strong", size=4, workers=2)[2].prover_share is None
 
 
+def test_a_level_on_workers_may_prove_first_beside_its_prover(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setitem(levels._PAIR_PROVER_SHARE, ("bug", 4, "master"), 0.8)
+    pair, _, settings = level_limits("bug", "master", size=4)
+    assert isinstance(pair, ParallelSearcher)
+    assert pair.prover_share == settings.prover_share == 0.8  # reported as it is used
+    late = parse_position("bug 4 1wbb/1w1bw/wb1wb1/1bbb1b1/wwww2/1w1b1/4 b")  # 17 empty
+    assert pair._kinds(late, SearchLimits(time=1.0)) == ["prover-first", "solver"]
+    assert level_limits("bug", "master", size=3)[0].prover_share is None  # its own size only
+    assert level_limits("bug", "master", size=4, workers=1)[2].prover_share is None
+
+
 def test_a_bug_prover_on_its_own_core_joins_earlier() -> None:
     one = level_limits("bug", "master", size=4, workers=1)[0]
     assert isinstance(one, SolverFirstSearcher) and one.reach is None

@@ -170,8 +170,20 @@ def test_mcts_workers_merge_never_picks_a_move_one_of_them_proved_lost() -> None
     result = ParallelSearcher("bug", "mcts", 2)._merge(position, reports, reports, 0.1)
     assert result.best_move is not None and result.best_move.to_text() == b
     assert [c.move.to_text() for c in result.candidates] == [b]
-    # When every move shown is lost, the visits decide among them.
-    lost = [_report(0, ((a, 0.7, 0.0, -1), (b, 0.3, 0.0, -1)))]
+
+
+def test_the_merge_plays_a_move_no_one_refuted_before_a_proven_loss() -> None:
+    position = new_game("bug", 4).start()
+    moves = [m.to_text() for m in position.legal_moves()]
+    a, b = moves[:2]
+    # The workers show their top moves, all proven lost; the others are not shown.
+    shown = [_report(0, ((a, 0.7, 0.0, -1), (b, 0.3, 0.0, -1)))]
+    result = ParallelSearcher("bug", "mcts", 2)._merge(position, shown, shown, 0.1)
+    assert result.best_move is not None and result.best_move.to_text() not in (a, b)
+    assert result.best_move in position.legal_moves()
+    # When every legal move is lost, the visits decide among them.
+    every = ((a, 0.7, 0.0, -1), (b, 0.3, 0.0, -1)) + tuple((m, 0.0, 0.0, -1) for m in moves[2:])
+    lost = [_report(0, every)]
     result = ParallelSearcher("bug", "mcts", 2)._merge(position, lost, lost, 0.1)
     assert result.best_move is not None and result.best_move.to_text() == a
 
@@ -210,3 +222,17 @@ def test_a_proof_from_the_prover_worker_is_played_and_ends_the_search() -> None:
     assert time.perf_counter() - began < 20
     assert result.proven_result == 1
     assert result.best_move in position.legal_moves()
+
+
+def test_a_prover_first_worker_searches_within_the_time_and_proves() -> None:
+    searcher = ParallelSearcher("bug", "mcts+solver", 2, prover_share=0.5)
+    late = parse_position("bug 4 1wbb/1w1bw/wb1wb1/1bbb1b1/wwww2/1w1b1/4 b")  # 17 empty
+    assert searcher._kinds(late, SearchLimits(time=1.0)) == ["prover-first", "solver"]
+    began = time.perf_counter()
+    result = searcher.search(late, (), SearchLimits(time=1.0), rng=random.Random(5))
+    assert time.perf_counter() - began < 3
+    assert result.best_move in late.legal_moves()
+    # Bug 3, White to move wins: either worker's proof is played.
+    won = parse_position("bug 3 bbw/wbbw/b4/b1bb/2b w")
+    result = searcher.search(won, (), SearchLimits(time=30.0), rng=random.Random(3))
+    assert result.proven_result == 1 and result.best_move in won.legal_moves()
