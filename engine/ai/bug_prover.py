@@ -121,7 +121,12 @@ class BugProver:
         should_stop: StopCheck | None = None,
         on_progress: ProgressCallback | None = None,
         rng: random.Random | None = None,
+        root_share: tuple[int, int] = (0, 1),
     ) -> SearchResult:
+        """`root_share` (index, count) proves only every count-th of the root's distinct
+        boards from the index-th, for workers that split the root: the share's wins are
+        the root's, its lost moves are some of the root's, and it never claims the root
+        lost."""
         del history, rng  # no repetition rule in Bug (B15), and nothing is drawn at random
         assert isinstance(position, BugPosition)
         if position.geo is not self.geo or len(self.proofs) + len(self.numbers) > TABLE_LIMIT:
@@ -143,8 +148,17 @@ class BugProver:
             return SearchResult(None, 1.0, (), (), 0, self._clock.elapsed(), 0, 1, 0)
         if own == 0 and enemy == 0:  # Black's first stone (BUG-7): nothing to prove
             return self._result({}, None)
+        root = (own, enemy)
+        share: frozenset[Board] | None = None
+        index, count = root_share
+        if count > 1:
+            children = self._known_children.get(root)
+            if children is None:
+                children = self._children(own, enemy)
+                self._remember_children(root, children)
+            share = frozenset(list(children)[index::count])
         with contextlib.suppress(_TimeUpError):
-            self._mid((own, enemy), INFINITE, INFINITE)
+            self._mid(root, INFINITE, INFINITE, share)
         return self._root_result(turns)
 
     def _root_result(self, turns: list[Turn]) -> SearchResult:
@@ -190,8 +204,12 @@ class BugProver:
         return result
 
     # -- the proof search -------------------------------------------------------------
-    def _mid(self, key: Board, th_phi: int, th_delta: int) -> None:
-        """Search `key` until it is proven or its numbers reach the thresholds."""
+    def _mid(
+        self, key: Board, th_phi: int, th_delta: int, share: frozenset[Board] | None = None
+    ) -> None:
+        """Search `key` until it is proven or its numbers reach the thresholds; with a
+        `share` of its children (a split root), only those, and what holds for them alone
+        is not stored as the root's."""
         self.nodes += 1
         if self.nodes >= self._next_check:
             self._check()
@@ -200,6 +218,8 @@ class BugProver:
         if children is None:
             children = self._children(*key)
             self._remember_children(key, children)
+        if share is not None:
+            children = {child: cells for child, cells in children.items() if child in share}
         self._on_path.add(key)
         try:
             while True:
@@ -224,11 +244,13 @@ class BugProver:
                     proofs[key] = win_in(plies_of(proofs[best]) + 1)
                     return
                 if not unsettled:  # every child won by the opponent
-                    proofs[key] = loss_in(max(plies_of(proofs[c]) for c in children) + 1)
+                    if share is None:
+                        proofs[key] = loss_in(max(plies_of(proofs[c]) for c in children) + 1)
                     return
                 delta = min(largest + unsettled - 1, INFINITE)
                 if phi >= th_phi or delta >= th_delta or best is None:
-                    self.numbers[key] = (phi, delta)
+                    if share is None:
+                        self.numbers[key] = (phi, delta)
                     return
                 # The best child's phi may grow until it alone lifts delta to th_delta.
                 self._mid(

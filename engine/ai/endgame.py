@@ -34,7 +34,6 @@ from engine.ai.bug_prover import BugProver
 from engine.ai.common import (
     Clock,
     ProgressCallback,
-    Searcher,
     SearchInfo,
     SearchLimits,
     SearchResult,
@@ -77,7 +76,7 @@ TABLE_LIMIT = 500_000
 
 
 # Games with a prover of their own, which proves more in the time than alpha-beta.
-GAME_PROVERS: dict[str, Callable[[], Searcher]] = {"bug": BugProver}
+GAME_PROVERS: dict[str, Callable[[], BugProver]] = {"bug": BugProver}
 
 
 class ProofSearcher:
@@ -93,7 +92,7 @@ class ProofSearcher:
         self.inner = AlphaBetaSearcher(settings)
         self.table: TranspositionTable = {}
         self.game_identity: object = None
-        self.game_provers: dict[str, Searcher] = {}
+        self.game_provers: dict[str, BugProver] = {}
 
     def search(
         self,
@@ -104,14 +103,17 @@ class ProofSearcher:
         should_stop: StopCheck | None = None,
         on_progress: ProgressCallback | None = None,
         rng: random.Random | None = None,
+        root_share: tuple[int, int] = (0, 1),
     ) -> SearchResult:
+        """`root_share` splits the root between workers where the game has a prover of its
+        own (BugProver); alpha-beta always proves the whole root."""
         name = position.game.name
         if name in GAME_PROVERS:
             if name not in self.game_provers:
                 self.game_provers[name] = GAME_PROVERS[name]()
             return self.game_provers[name].search(
                 position, history, limits, should_stop=should_stop, on_progress=on_progress,
-                rng=rng,
+                rng=rng, root_share=root_share,
             )
         identity = position.game.identity()
         if identity != self.game_identity or len(self.table) > TABLE_LIMIT:
@@ -140,7 +142,8 @@ class SolverFirstSearcher:
     `prover_nodes` gives a counted search (iterations, no time) a prover of that many
     nodes, a fresh one each time (no tables carried over), before its MCTS iterations.
     `prover` is the timed search's prover (None: one of its own), so that a worker process
-    can keep one prover, and its tables, for all its searches."""
+    can keep one prover, and its tables, for all its searches; `prover_root_share` is its
+    share of the root where workers split it (`ProofSearcher.search`)."""
 
     def __init__(
         self,
@@ -149,12 +152,14 @@ class SolverFirstSearcher:
         reach: int | None = None,
         prover_nodes: int | None = None,
         prover: ProofSearcher | None = None,
+        prover_root_share: tuple[int, int] = (0, 1),
     ) -> None:
         self.mcts = mcts
         self.share = share
         self.reach = reach
         self.prover_nodes = prover_nodes
         self.prover = prover or ProofSearcher()
+        self.prover_root_share = prover_root_share
 
     def search(
         self,
@@ -180,7 +185,7 @@ class SolverFirstSearcher:
             prover, prover_limits = self.prover, replace(limits, time=limits.time * self.share)
         proof = prover.search(
             position, history, prover_limits, should_stop=should_stop,
-            on_progress=on_progress, rng=rng,
+            on_progress=on_progress, rng=rng, root_share=self.prover_root_share,
         )
         if proof.best_move is not None:  # only a proven result names a move
             return replace(proof, elapsed=clock.elapsed())

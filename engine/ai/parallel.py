@@ -67,6 +67,7 @@ SOLVER_KIND = "solver"
 # MCTS told which root moves lose: near the end the prover first, then MCTS, on one core
 # (endgame.SolverFirstSearcher), beside the SOLVER_KIND worker.
 PROVER_FIRST_KIND = "prover-first"
+PROVING_KINDS = frozenset({SOLVER_KIND, PROVER_FIRST_KIND})
 
 
 @dataclass(frozen=True)
@@ -78,7 +79,8 @@ class _Task:
     kind: str
     seed: int
     deadline: float | None  # wall clock (time.time()), shared by all workers
-    share: tuple[int, int] = (0, 1)  # alpha-beta: this worker's share of the root moves
+    # Alpha-beta, or provers side by side: this worker's share of the root moves.
+    share: tuple[int, int] = (0, 1)
     # The searcher's settings (alpha-beta: the worker sets its share); None: the defaults.
     settings: AlphaBetaSettings | AyuSearchSettings | MctsSettings | None = None
     prover_share: float = 0.0  # PROVER_FIRST_KIND: the prover's part of the time
@@ -153,7 +155,7 @@ def _worker_loop(
                 if task.kind == SOLVER_KIND
                 else SolverFirstSearcher(
                     MctsSearcher(tree_settings(task, position)), task.prover_share,
-                    prover=prover,
+                    prover=prover, prover_root_share=task.share,
                 )
                 if task.kind == PROVER_FIRST_KIND
                 else MctsSearcher(tree_settings(task, position))
@@ -162,6 +164,8 @@ def _worker_loop(
             extra = (
                 share_search_options(task.task_id, task.share, root_bounds, claims, done)
                 if task.kind in ALPHA_BETA_KINDS
+                else {"root_share": task.share}
+                if task.kind == SOLVER_KIND
                 else {}
             )
 
@@ -383,11 +387,15 @@ class ParallelSearcher:
         split = self.kind in ALPHA_BETA_KINDS
         workers = self.workers
         kinds = self._kinds(position, limits)
+        # Where every worker proves, they split the root between them (BugProver).
+        shared = split or all(kind in PROVING_KINDS for kind in kinds) and prover_wanted(
+            position, limits
+        )
 
         def make_task(task_id: int, index: int) -> _Task:
             return _Task(
                 task_id, text, keys, limits, kinds[index], seeds[index], deadline,
-                (index, workers) if split else (0, 1), self.settings,
+                (index, workers) if shared else (0, 1), self.settings,
                 self.prover_share or 0.0,
             )
 

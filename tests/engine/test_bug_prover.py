@@ -203,3 +203,28 @@ def test_full_tables_are_forgotten_without_losing_the_proof(
     assert not prover.search(unsettled, [], SearchLimits(iterations=3000)).proven
     # Each check forgets what is over the limit; a few nodes' entries come in between.
     assert len(prover.proofs) + len(prover.numbers) < 40 + 400
+
+
+def test_a_split_root_proves_its_share_and_never_claims_the_root_lost() -> None:
+    lost = parse_position(LOST)
+    moves = lost.legal_moves()
+    refuted: set[str] = set()
+    for index in range(2):
+        share = BugProver().search(lost, [], SearchLimits(iterations=50_000), root_share=(index, 2))
+        assert share.best_move is None and not share.proven  # only the whole root is lost
+        assert all(candidate.proof == -1 for candidate in share.candidates)
+        refuted |= {candidate.move.to_text() for candidate in share.candidates}
+    assert refuted == {move.to_text() for move in moves}  # the shares cover every move
+    # A won root: the share that holds a winning move proves the root won with it.
+    won = parse_position(WON)
+    wins = []
+    for index in range(2):
+        share = BugProver().search(won, [], SearchLimits(iterations=50_000), root_share=(index, 2))
+        if share.proven:
+            assert share.proven_result == 1 and share.best_move in won.legal_moves()
+            wins.append(share.best_move)
+    assert wins
+    # The tables hold nothing false about the root: the whole root is proven as before.
+    prover = BugProver()
+    prover.search(lost, [], SearchLimits(iterations=50_000), root_share=(0, 2))
+    assert prover.search(lost, [], SearchLimits(iterations=50_000)).proven_result == -1
