@@ -276,10 +276,7 @@ def test_a_timed_level_may_give_its_prover_more_of_the_time(
     assert level_limits("bug", "strong", size=4, workers=2)[2].prover_share is None
 
 
-def test_a_level_on_workers_may_prove_first_beside_its_prover(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    monkeypatch.setitem(levels._PAIR_PROVER_SHARE, ("bug", 4, "master"), 0.8)
+def test_bug_4_master_proves_first_on_its_mcts_worker_too() -> None:
     pair, _, settings = level_limits("bug", "master", size=4)
     assert isinstance(pair, ParallelSearcher)
     assert pair.prover_share == settings.prover_share == 0.8  # reported as it is used
@@ -300,7 +297,8 @@ def test_a_bug_prover_on_its_own_core_joins_earlier() -> None:
     assert custom_settings.endgame_reach == custom.reach == 26
     late = parse_position("bug 4 1w2/2w2/1w3b/1w3b1/4b1/ww3/wb2 b")  # 26 empty cells
     limits = SearchLimits(time=1.0)
-    assert pair._kinds(late, limits) == ["mcts", "solver"]
+    assert pair._kinds(late, limits) == ["prover-first", "solver"]
+    assert custom._kinds(late, limits) == ["mcts", "solver"]
     assert not prover_wanted(late, limits)  # the one-core levels' threshold
 
 
