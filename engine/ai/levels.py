@@ -3,9 +3,9 @@
 `level_limits(game_name, level, size=...)` returns `(searcher, limits, settings)`; pass the
 board's size, since a size may have budgets of its own. The budgets are what one core
 does in the given time; Master uses two worker processes where that measured
-at least as strong as one (Bug: root parallel MCTS, and near the end an alpha-beta prover
-in the second process, engine/ai/endgame.py); Ayu and Ahayuta use one (see the alpha-beta
-root split in root_split.py).
+at least as strong as one (Bug: root parallel MCTS, and near the end Bug's df-pn prover in
+the second process, engine/ai/endgame.py; on side 4 the two processes then split the
+root's proof); Ayu and Ahayuta use one (see the alpha-beta root split in root_split.py).
 The easy levels search a little, then choose softly among the top candidates
 (`SoftenedSearcher`), so their mistakes look human rather than random.
 Where time alone barely sets Master apart, the levels below it search with less
@@ -67,8 +67,8 @@ MCTS_RAVE_EQUIVALENCE: dict[str, float] = {"bug": 3000.0}
 # weight 0.15 against without: 84-36 over 120 games (0.3: 23-17 over 40); Master with it
 # beat plain UCT 26-0 at 5 s (STRENGTH.md).
 MCTS_IMPLICIT_MINIMAX: dict[str, float] = {"bug": 0.15}
-# Near the end, an alpha-beta prover beside MCTS (engine/ai/endgame.py) on the timed levels:
-# Bug's playouts misjudge endgames that alpha-beta proves.
+# Near the end, a prover beside MCTS (engine/ai/endgame.py; Bug's own df-pn) on the timed
+# levels: Bug's playouts misjudge endgames that a proof search settles.
 ENDGAME_PROVER: frozenset[str] = frozenset({"bug"})
 
 # (seconds, iterations, temperature, workers) per level. Beginner and Casual use iteration
@@ -137,7 +137,7 @@ _SIZE_OVERRIDES: dict[tuple[str, int, str], tuple[float | None, int | None, floa
 # perfectly and the colour decides: Strong beat Intermediate only 12-8. How far from the
 # end a level starts to prove is now what sets side 3's upper levels apart. Measured over
 # 40 games each: Intermediate at 9 drew even with Casual, at 10 beat it 33-7; Strong at
-# 14 beat Intermediate at 10 33-7; Master beat Strong at 14 16-4 (STRENGTH.md).
+# 14 beat Intermediate at 10 33-7; Master beat Strong at 14 32-8 (STRENGTH.md).
 # Side 4 the same way, one step: Strong (from the policy's 20) beat Intermediate from 20
 # only 77-43 over 120 games; on one seed's openings it beat Intermediate from 12 29-11,
 # where against Intermediate from 20 it stood at 11-15 after 26 games.
