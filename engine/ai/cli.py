@@ -85,7 +85,9 @@ def run_search(args: argparse.Namespace) -> int:
             game_name, args.level, workers=args.workers, size=position.game.size
         )
     elif args.time is not None:
-        searcher, limits, _ = custom_limits(game_name, args.time, workers=args.workers or 1)
+        searcher, limits, _ = custom_limits(
+            game_name, args.time, workers=args.workers or 1, size=position.game.size
+        )
     else:
         searcher = searcher_for(game_name, workers=args.workers or 1)
         limits = SearchLimits(iterations=args.iterations)

@@ -295,12 +295,14 @@ def level_limits(
 
 
 def custom_limits(
-    game_name: str, seconds: float, *, workers: int = 1
+    game_name: str, seconds: float, *, workers: int = 1, size: int | None = None
 ) -> tuple[Searcher, SearchLimits, LevelSettings]:
-    """Full strength with a custom time per move."""
+    """Full strength with a custom time per move: Master's search (on a board of `size`,
+    where that matters) for `seconds`."""
     reach = _prover_reach(game_name, workers, None)
-    settings = LevelSettings("custom", seconds, None, 0.0, workers, reach)
-    searcher = searcher_for(game_name, workers=workers, reach=reach)
+    share = _PAIR_PROVER_SHARE.get((game_name, size, "master")) if workers > 1 and size else None
+    settings = LevelSettings("custom", seconds, None, 0.0, workers, reach, None, share)
+    searcher = searcher_for(game_name, workers=workers, reach=reach, prover_share=share)
     return searcher, SearchLimits(time=seconds), settings
 
 

@@ -50,7 +50,9 @@ def contender(
     if spec == "custom":
         if not seconds:
             raise EngineError("the custom level needs --time")
-        searcher, limits, _ = custom_limits(game.name, seconds, workers=workers or 1)
+        searcher, limits, _ = custom_limits(
+            game.name, seconds, workers=workers or 1, size=game.size
+        )
         return Contender(spec, searcher, _scaled(limits, time_scale))
     searcher, limits, settings = level_limits(game.name, spec, workers=workers, size=game.size)
     if seconds:

@@ -284,6 +284,11 @@ def test_bug_4_master_proves_first_on_its_mcts_worker_too() -> None:
     assert pair._kinds(late, SearchLimits(time=1.0)) == ["prover-first", "solver"]
     assert level_limits("bug", "master", size=3)[0].prover_share is None  # its own size only
     assert level_limits("bug", "master", size=4, workers=1)[2].prover_share is None
+    # The custom time is Master's search for another time.
+    custom, _, custom_settings = custom_limits("bug", 2.0, workers=2, size=4)
+    assert isinstance(custom, ParallelSearcher)
+    assert custom.prover_share == custom_settings.prover_share == 0.8
+    assert contender(new_game("bug", 4), "custom", 2.0, 2).searcher.prover_share == 0.8
 
 
 def test_a_bug_prover_on_its_own_core_joins_earlier() -> None:
