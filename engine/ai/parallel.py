@@ -84,6 +84,7 @@ class _Task:
     # The searcher's settings (alpha-beta: the worker sets its share); None: the defaults.
     settings: AlphaBetaSettings | AyuSearchSettings | MctsSettings | None = None
     prover_share: float = 0.0  # PROVER_FIRST_KIND: the prover's part of the time
+    first_reach: int | None = None  # PROVER_FIRST_KIND: where it proves (None: the policy's)
 
 
 @dataclass(frozen=True)
@@ -155,7 +156,7 @@ def _worker_loop(
                 if task.kind == SOLVER_KIND
                 else SolverFirstSearcher(
                     MctsSearcher(tree_settings(task, position)), task.prover_share,
-                    prover=prover, prover_root_share=task.share,
+                    task.first_reach, prover=prover, prover_root_share=task.share,
                 )
                 if task.kind == PROVER_FIRST_KIND
                 else MctsSearcher(tree_settings(task, position))
@@ -350,12 +351,14 @@ class ParallelSearcher:
     `settings` are the searcher settings (None: the game's defaults) every worker uses,
     the alpha-beta kinds with their own share of the root moves. With `prover_share`, the
     SOLVER_PAIR's MCTS workers prove first for that part of the time near the end
-    (PROVER_FIRST_KIND), so that MCTS leaves the moves proven lost alone."""
+    (PROVER_FIRST_KIND; within `first_reach`, None: the policy's threshold), so that MCTS
+    leaves the moves proven lost alone."""
 
     def __init__(
         self, game_name: str, kind: str, workers: int, reach: int | None = None,
         settings: AlphaBetaSettings | AyuSearchSettings | MctsSettings | None = None,
         prover_share: float | None = None,
+        first_reach: int | None = None,
     ) -> None:
         self.game_name = game_name
         self.kind = kind
@@ -363,6 +366,7 @@ class ParallelSearcher:
         self.reach = reach
         self.settings = settings
         self.prover_share = prover_share
+        self.first_reach = first_reach
 
     def search(
         self,
@@ -387,16 +391,13 @@ class ParallelSearcher:
         split = self.kind in ALPHA_BETA_KINDS
         workers = self.workers
         kinds = self._kinds(position, limits)
-        # Where every worker proves, they split the root between them (BugProver).
-        shared = split or all(kind in PROVING_KINDS for kind in kinds) and prover_wanted(
-            position, limits
-        )
+        shared = split or self._provers_split(position, limits, kinds)
 
         def make_task(task_id: int, index: int) -> _Task:
             return _Task(
                 task_id, text, keys, limits, kinds[index], seeds[index], deadline,
                 (index, workers) if shared else (0, 1), self.settings,
-                self.prover_share or 0.0,
+                self.prover_share or 0.0, self.first_reach,
             )
 
         def shares_of(newest: dict[int, _WorkerReport]) -> list[tuple[ShareIteration, ...]]:
@@ -459,6 +460,12 @@ class ParallelSearcher:
         if prover_wanted(position, limits, self.reach):
             kinds[-1] = SOLVER_KIND
         return kinds
+
+    def _provers_split(self, position: Position, limits: SearchLimits, kinds: list[str]) -> bool:
+        """Whether every worker proves here, so that they split the root (BugProver)."""
+        return all(kind in PROVING_KINDS for kind in kinds) and prover_wanted(
+            position, limits, self.first_reach
+        )
 
     def _merge(
         self, position: Position, reports: list[_WorkerReport],

@@ -224,6 +224,21 @@ def test_a_proof_from_the_prover_worker_is_played_and_ends_the_search() -> None:
     assert result.best_move in position.legal_moves()
 
 
+def test_provers_split_the_root_where_every_worker_proves() -> None:
+    limits = SearchLimits(time=1.0)
+    late = parse_position("bug 4 1wbb/1w1bw/wb1wb1/1bbb1b1/wwww2/1w1b1/4 b")  # 17 empty
+    middle = parse_position("bug 4 1w2/2w2/1w3b/1w3b1/4b1/ww3/wb2 b")  # 26 empty
+    first = ParallelSearcher("bug", "mcts+solver", 2, reach=26, prover_share=0.8)
+    for position, split in ((late, True), (middle, False)):
+        kinds = first._kinds(position, limits)
+        assert first._provers_split(position, limits, kinds) == split
+    # Where the MCTS worker proves from is its own: from 26 it splits there too.
+    earlier = ParallelSearcher("bug", "mcts+solver", 2, reach=26, prover_share=0.8, first_reach=26)
+    assert earlier._provers_split(middle, limits, earlier._kinds(middle, limits))
+    plain = ParallelSearcher("bug", "mcts+solver", 2, reach=26)
+    assert not plain._provers_split(late, limits, plain._kinds(late, limits))
+
+
 def test_a_prover_first_worker_searches_within_the_time_and_proves() -> None:
     searcher = ParallelSearcher("bug", "mcts+solver", 2, prover_share=0.5)
     late = parse_position("bug 4 1wbb/1w1bw/wb1wb1/1bbb1b1/wwww2/1w1b1/4 b")  # 17 empty
