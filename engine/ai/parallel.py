@@ -62,7 +62,7 @@ if TYPE_CHECKING:
 POLL_SECONDS = 0.002
 PARENT_CHECK_SECONDS = 1.0  # how often an idle worker checks that its parent still lives
 FINAL_REPORT_GRACE = 0.012  # how long a stopped search waits for the workers' last words
-SOLVER_PAIR = "mcts+solver"  # MCTS workers, and near the end an alpha-beta prover
+SOLVER_PAIR = "mcts+solver"  # MCTS workers, and near the end the game's prover
 SOLVER_KIND = "solver"
 # MCTS told which root moves lose: near the end the prover first, then MCTS, on one core
 # (endgame.SolverFirstSearcher), beside the SOLVER_KIND worker.
@@ -110,6 +110,34 @@ class _WorkerReport:
 ReportCallback = Callable[[_WorkerReport, dict[int, _WorkerReport]], bool]
 
 
+def _task_searcher(task: _Task, position: Position, prover: ProofSearcher) -> Any:
+    """The searcher a worker runs `task` with; `prover` is the worker's own, which keeps
+    its tables from one task to the next."""
+    from engine.ai.alphabeta import AlphaBetaSearcher, AlphaBetaSettings
+    from engine.ai.ayu_search import AyuSearcher, AyuSearchSettings
+    from engine.ai.levels import mcts_settings
+    from engine.ai.mcts import MctsSearcher, MctsSettings
+
+    settings = task.settings
+    if task.kind == "alphabeta":
+        own = settings if isinstance(settings, AlphaBetaSettings) else AlphaBetaSettings()
+        return AlphaBetaSearcher(replace(own, root_share=task.share))
+    if task.kind == "ayu":
+        ayu = settings if isinstance(settings, AyuSearchSettings) else AyuSearchSettings()
+        return AyuSearcher(replace(ayu, root_share=task.share))
+    if task.kind == SOLVER_KIND:
+        return prover
+    mcts = MctsSearcher(
+        settings if isinstance(settings, MctsSettings) else mcts_settings(position.game.name)
+    )
+    if task.kind == PROVER_FIRST_KIND:
+        return SolverFirstSearcher(
+            mcts, task.prover_share, task.first_reach, prover=prover,
+            prover_root_share=task.share,
+        )
+    return mcts
+
+
 def _worker_loop(
     index: int, tasks: Any, results: Any, stop_id: Any, root_bounds: Any, claims: Any
 ) -> None:
@@ -118,16 +146,7 @@ def _worker_loop(
     Each worker has its own task queue: with one shared queue a quick worker could take
     its neighbour's task too, and the parent would wait for a report that never comes.
     """
-    from engine.ai.alphabeta import AlphaBetaSearcher, AlphaBetaSettings
-    from engine.ai.ayu_search import AyuSearcher, AyuSearchSettings
-    from engine.ai.levels import mcts_settings
-    from engine.ai.mcts import MctsSearcher, MctsSettings
     from engine.registry import parse_position
-
-    def tree_settings(task: _Task, position: Position) -> MctsSettings:
-        if isinstance(task.settings, MctsSettings):
-            return task.settings
-        return mcts_settings(position.game.name)
 
     parent = multiprocessing.parent_process()
     prover = ProofSearcher()  # one for the worker's life: it keeps its table between moves
@@ -143,24 +162,7 @@ def _worker_loop(
             return
         try:
             position = parse_position(task.text)
-            searcher: Any = (
-                AlphaBetaSearcher(
-                    replace(task.settings or AlphaBetaSettings(), root_share=task.share)
-                )
-                if task.kind == "alphabeta"
-                else AyuSearcher(
-                    replace(task.settings or AyuSearchSettings(), root_share=task.share)
-                )
-                if task.kind == "ayu"
-                else prover
-                if task.kind == SOLVER_KIND
-                else SolverFirstSearcher(
-                    MctsSearcher(tree_settings(task, position)), task.prover_share,
-                    task.first_reach, prover=prover, prover_root_share=task.share,
-                )
-                if task.kind == PROVER_FIRST_KIND
-                else MctsSearcher(tree_settings(task, position))
-            )
+            searcher = _task_searcher(task, position, prover)
             done: list[ShareIteration] = []
             extra = (
                 share_search_options(task.task_id, task.share, root_bounds, claims, done)
