@@ -455,7 +455,8 @@ class ParallelSearcher:
 
     def _kinds(self, position: Position, limits: SearchLimits) -> list[str]:
         """Each worker's searcher: with "mcts+solver", near the end of a timed search the
-        last worker proves with alpha-beta (engine/ai/endgame.py) and the others run MCTS."""
+        last worker runs the game's prover (engine/ai/endgame.py) and the others MCTS, or
+        with a `prover_share` MCTS after a proof of their own (PROVER_FIRST_KIND)."""
         if self.kind != SOLVER_PAIR:
             return [self.kind] * self.workers
         kinds = ["mcts" if self.prover_share is None else PROVER_FIRST_KIND] * self.workers
