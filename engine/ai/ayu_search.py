@@ -158,6 +158,13 @@ class AyuSearchSettings:
     # Share `index` of `count` of the root moves, when worker processes split them
     # (engine/ai/root_split.py, `root_share.root_share`); (0, 1) is all of them.
     root_share: tuple[int, int] = (0, 1)
+    # A proof search (engine/ai/ayu_prover.py): every undecided leaf scores 0, so only
+    # forced wins and losses count, and the search prunes far more and goes deeper.
+    proof_only: bool = False
+
+
+# position key -> (depth, score, bound flag, best move)
+AyuTable = dict[int, tuple[int, int, int, Move | None]]
 
 
 class _StoppedError(Exception):
@@ -181,15 +188,20 @@ class AyuSearcher:
         rng: random.Random | None = None,
         on_iteration: IterationCallback | None = None,
         root_bounds: RootBounds | None = None,
+        table: AyuTable | None = None,
     ) -> SearchResult:
         """The common search call; `on_iteration` also hears of every finished depth.
 
         `root_bounds` shares the best root score per depth with searches of the other
         root shares (worker processes, engine/ai/root_split.py; `root_share.RootBounds`).
+        `table` is a transposition table to use and fill (None: a fresh one); only a
+        search with the same settings may share it.
         """
         work = working_copy(position, history)
         assert isinstance(work, AyuPosition)
-        run = _Run(self.settings, work, limits, should_stop or never_stop, root_bounds)
+        run = _Run(
+            self.settings, work, limits, should_stop or never_stop, root_bounds, table
+        )
         return run.go(on_progress, on_iteration)
 
 
@@ -204,6 +216,51 @@ def for_board(settings: AyuSearchSettings, position: AyuPosition) -> AyuSearchSe
     if settings.gap_weight and position.game.size not in GAP_SIZES:
         return replace(settings, gap_weight=0.0)
     return settings
+
+
+def _decided(position: AyuPosition, ply: int) -> int:
+    """The proof search's leaf: a win or loss the position already shows (as in
+    `_evaluate`), else 0."""
+    geo = position.geo
+    spread = geo.spread
+    me = position.turn
+    mine, theirs = position.stones[me], position.stones[me ^ 1]
+    units = units_of(mine, spread)
+    if len(units) < 2 or not any_pair_reachable(units, geo.board_mask & ~(mine | theirs), spread):
+        return MATE - ply  # no legal move: the side to move has won (AYU-8)
+    if one_unit(theirs, spread):
+        return -(MATE - ply - 1)  # the opponent is one unit: it wins after any move
+    return 0
+
+
+def one_unit(stones: int, spread: Callable[[int], int]) -> bool:
+    region = stones & -stones
+    while True:
+        grown = (spread(region) & stones) | region
+        if grown == region:
+            return region == stones
+        region = grown
+
+
+def any_pair_reachable(units: list[int], empty: int, spread: Callable[[int], int]) -> bool:
+    """Whether two of `units` can reach each other through `empty` (AYU-6), that is,
+    whether their colour has a legal move (`race` says the same, at more cost)."""
+    regions = list(units)
+    while True:
+        grown = []
+        changed = False
+        for region in regions:
+            bigger = region | (spread(region) & empty)
+            changed |= bigger != region
+            grown.append(bigger)
+        for i, region in enumerate(grown):
+            around = spread(region) | region
+            for other in grown[i + 1:]:
+                if other & around:
+                    return True
+        if not changed:
+            return False
+        regions = grown
 
 
 def _evaluate(position: AyuPosition, s: AyuSearchSettings, ply: int) -> int:
@@ -236,6 +293,7 @@ class _Run(TableReporting):
     def __init__(
         self, settings: AyuSearchSettings, position: AyuPosition, limits: SearchLimits,
         should_stop: StopCheck, root_bounds: RootBounds | None = None,
+        table: AyuTable | None = None,
     ) -> None:
         settings = for_board(settings, position)
         self.s = settings
@@ -244,7 +302,7 @@ class _Run(TableReporting):
         self.position = position
         self.limits = limits
         self.should_stop = should_stop
-        self.table: dict[int, tuple[int, int, int, Move | None]] = {}
+        self.table: AyuTable = {} if table is None else table
         self.killers: dict[int, list[Move]] = {}
         self.history: dict[Move, int] = {}
         self.nodes = 0
@@ -317,6 +375,8 @@ class _Run(TableReporting):
         self._check()
         position = self.position
         if depth <= 0:
+            if self.s.proof_only:
+                return _decided(position, ply)
             return _evaluate(position, self.s, ply)
         key = position.key()
         entry = self.table.get(key)

@@ -5,15 +5,16 @@ UCT (side 4), its MCTS gave 0.84-0.90 for five moves while alpha-beta, on the sa
 positions, proved a win in 10 plies (the move Master did not play) and then Master's loss
 in 13 (engine/ai/STRENGTH.md). A proof search orders Bug's turns well and proves 10-20
 plies deep where MCTS-Solver must expand every reply first. Bug has a prover of its own
-(df-pn, engine/ai/bug_prover.py); other games would get the generic alpha-beta.
+(df-pn, engine/ai/bug_prover.py), and so has Ayu (engine/ai/ayu_prover.py, beside
+Master's alpha-beta rather than MCTS); other games would get the generic alpha-beta.
 
 Only what the prover proves is used: a proven win (or loss) is played as it is, and root
 moves proven lost are taken out of the MCTS search. Its unproven values are thrown away.
 
-* `ProofSearcher` is the prover alone (Bug's own df-pn prover, engine/ai/bug_prover.py, or
-  alpha-beta for other games); its result holds only proofs (`best_move` None
-  when it proved nothing), and its progress reports only its effort until it proves.
-  Worker processes run it beside MCTS workers (engine/ai/parallel.py).
+* `ProofSearcher` is the prover alone (the game's own, `GAME_PROVERS`, or alpha-beta for
+  other games); its result holds only proofs (`best_move` None when it proved nothing),
+  and its progress reports only its effort until it proves. Worker processes run it
+  beside MCTS workers, or beside Ayu's alpha-beta (engine/ai/parallel.py).
 * `SolverFirstSearcher` shares one core: the prover takes a part of the time, then MCTS
   the rest, told which root moves lose. A counted search (an iteration limit, no time)
   gets the prover only if given `prover_nodes`: then a fresh prover on that many nodes,
@@ -28,6 +29,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
 from engine.ai.alphabeta import AlphaBetaSearcher, AlphaBetaSettings, TranspositionTable
 from engine.ai.bug_prover import BugProver
@@ -43,6 +45,9 @@ from engine.ai.common import (
 from engine.ai.mcts import MctsSearcher
 from engine.ai.policies import policy_for
 from engine.core import Move, Position
+
+if TYPE_CHECKING:
+    from engine.ai.ayu_prover import AyuProver
 
 # The prover's part of a single core's time, where the end is near.
 SOLVER_SHARE = 0.4
@@ -75,8 +80,16 @@ def lost_moves(result: SearchResult) -> frozenset[Move]:
 TABLE_LIMIT = 500_000
 
 
+def _ayu_prover() -> AyuProver:
+    from engine.ai.ayu_prover import AyuProver  # it imports `proofs_only` from here
+
+    return AyuProver()
+
+
 # Games with a prover of their own, which proves more in the time than alpha-beta.
-GAME_PROVERS: dict[str, Callable[[], BugProver]] = {"bug": BugProver}
+GAME_PROVERS: dict[str, Callable[[], BugProver | AyuProver]] = {
+    "bug": BugProver, "ayu": _ayu_prover,
+}
 
 
 class ProofSearcher:
@@ -92,7 +105,7 @@ class ProofSearcher:
         self.inner = AlphaBetaSearcher(settings)
         self.table: TranspositionTable = {}
         self.game_identity: object = None
-        self.game_provers: dict[str, BugProver] = {}
+        self.game_provers: dict[str, BugProver | AyuProver] = {}
 
     def search(
         self,

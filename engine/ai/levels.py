@@ -25,7 +25,7 @@ from engine.ai.ayu_search import AyuSearcher, AyuSearchSettings
 from engine.ai.common import Searcher, SearchLimits
 from engine.ai.endgame import SOLVER_SHARE, SolverFirstSearcher
 from engine.ai.mcts import MctsSearcher, MctsSettings
-from engine.ai.parallel import SOLVER_PAIR, ParallelSearcher
+from engine.ai.parallel import AYU_PAIR, SOLVER_PAIR, ParallelSearcher
 from engine.ai.players import RandomSearcher, SoftenedSearcher
 from engine.core import EngineError
 
@@ -113,7 +113,8 @@ _LADDER_OVERRIDES: dict[tuple[str, str], tuple[float | None, int | None, float, 
     # before (STRENGTH.md).
     ("ahayuta", "strong"): (1.25, None, 0.0, 1),
     ("ahayuta", "intermediate"): (0.5, None, 0.0, 1),
-    ("ayu", "master"): (5.0, None, 0.0, 1),
+    # Ayu's Master: the alpha-beta on one core, Ayu's prover on the other (AYU_PAIR).
+    ("ayu", "master"): (5.0, None, 0.0, 2),
 }
 
 
@@ -218,7 +219,7 @@ def searcher_for(
     if GAME_ENGINE.get(game_name, "mcts") == "ayu":
         settings = PLAIN_AYU if plain else AyuSearchSettings()
         if workers > 1:
-            return ParallelSearcher(game_name, "ayu", workers, settings=settings)
+            return ParallelSearcher(game_name, AYU_PAIR, workers, settings=settings)
         return AyuSearcher(settings)
     if GAME_ENGINE.get(game_name, "mcts") == "alphabeta":
         inner = AlphaBetaSearcher(AlphaBetaSettings())

@@ -8,6 +8,7 @@ from dataclasses import replace
 import pytest
 
 from engine.ai.alphabeta import AlphaBetaSearcher
+from engine.ai.ayu_prover import AyuProver
 from engine.ai.bug_prover import BugProver
 from engine.ai.common import Candidate, SearchInfo, SearchLimits, SearchResult
 from engine.ai.endgame import ProofSearcher, SolverFirstSearcher, lost_moves, proofs_only
@@ -144,8 +145,24 @@ def test_the_alpha_beta_prover_keeps_its_table_for_the_next_move_only_in_the_sam
     position.push(position.legal_moves()[0])
     prover.search(position, [], SearchLimits(iterations=500))
     assert len(prover.table) >= kept
-    prover.search(random_position("ayu", 9, 6, random.Random(5)), [], SearchLimits(iterations=500))
+    # Another game (the same rules with another clamp option) starts a new table.
+    other = new_game("ahayuta", clamp="single").start()
+    prover.search(other, [], SearchLimits(iterations=500))
     assert 0 < len(prover.table) < kept
+
+
+def test_ayu_gets_its_own_prover_which_keeps_its_table_for_the_next_move() -> None:
+    prover = ProofSearcher()
+    position = random_position("ayu", 9, 20, random.Random(5))
+    prover.search(position, [], SearchLimits(iterations=2000))
+    assert not prover.table  # the alpha-beta's table is not Ayu's
+    ayu = prover.game_provers["ayu"]
+    assert isinstance(ayu, AyuProver)
+    kept = len(ayu.table)
+    assert kept > 0
+    position.push(position.legal_moves()[0])
+    prover.search(position, [], SearchLimits(iterations=500))
+    assert len(ayu.table) >= kept
 
 
 def test_bug_positions_go_to_bugs_own_prover() -> None:

@@ -14,7 +14,7 @@ from engine.ai.common import SearchLimits
 from engine.ai.endgame import SOLVER_SHARE, SolverFirstSearcher, prover_wanted
 from engine.ai.levels import LEVELS, custom_limits, level_limits
 from engine.ai.match import GameRecord, MatchResult, contender, run_match
-from engine.ai.parallel import ParallelSearcher
+from engine.ai.parallel import AYU_PAIR, ParallelSearcher
 from engine.ai.players import SoftenedSearcher
 from engine.ai.policies.bug import ENDGAME_EMPTY_CELLS
 from engine.bench import BENCH_SIZES
@@ -38,8 +38,9 @@ def test_every_game_has_five_levels_and_a_custom_time(name: str, size: int) -> N
         assert hasattr(searcher, "search")
     master = level_limits(name, "Master")[2]
     assert master.seconds == 5.0
-    # Two cores where the second measured worth it (the alpha-beta root split not yet).
-    assert master.workers == (2 if name == "bug" else 1)
+    # Two cores where the second measured worth it (Bug's prover, Ayu's prover; the
+    # alpha-beta root split not yet).
+    assert master.workers == (2 if name in ("bug", "ayu") else 1)
     _, limits, _ = custom_limits(name, 1.5)
     assert limits.time == 1.5
 
@@ -311,7 +312,7 @@ def _ayu_settings(level: str, workers: int | None = None) -> object:
     searcher = level_limits("ayu", level, size=9, workers=workers)[0]
     searcher = getattr(searcher, "inner", searcher)  # a soft level's own search
     if isinstance(searcher, ParallelSearcher):
-        assert searcher.kind == "ayu"
+        assert searcher.kind == AYU_PAIR
         assert isinstance(searcher.settings, AyuSearchSettings)  # what every worker runs
         return searcher.settings.gap_weight
     assert isinstance(searcher, AyuSearcher)

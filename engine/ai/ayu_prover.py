@@ -1,0 +1,56 @@
+"""Ayu's endgame prover: the Ayu alpha-beta with every undecided leaf scored 0.
+
+Ayu's race estimate misjudges some endings by a whole race: in a game Master lost to plain
+UCT (9x9), at 42 plies Master's search at 5 s gave 0.90 to a move that lost in 15 plies,
+where the winning move was proven 14 plies deep (engine/ai/STRENGTH.md). Scored only by
+wins and losses, the search cuts off every line that proves nothing and goes a few plies
+deeper in the same time. It runs in a worker process of its own beside Master's search
+(engine/ai/parallel.py, `AYU_PAIR`), and only what it proves is used.
+
+Like the Bug prover it keeps its table from one move to the next, as long as the game is
+the same and the table not too big: the positions two plies on are mostly in it already.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from engine.ai.ayu_search import AyuSearcher, AyuSearchSettings, AyuTable
+from engine.ai.common import ProgressCallback, SearchLimits, SearchResult, StopCheck
+from engine.core import Position
+
+# Entries kept from one search to the next (about 150 bytes each).
+TABLE_LIMIT = 500_000
+
+
+class AyuProver:
+    """Reports only what it proves: a proven result with its move, or the root moves
+    proven lost (`best_move` None)."""
+
+    def __init__(self) -> None:
+        self.table: AyuTable = {}
+        self.game_identity: object = None
+
+    def search(
+        self,
+        position: Position,
+        history: Sequence[int],
+        limits: SearchLimits,
+        *,
+        should_stop: StopCheck | None = None,
+        on_progress: ProgressCallback | None = None,
+        rng: random.Random | None = None,
+        root_share: tuple[int, int] = (0, 1),
+    ) -> SearchResult:
+        from engine.ai.endgame import proofs_only  # endgame imports this module
+
+        identity = position.game.identity()
+        if identity != self.game_identity or len(self.table) > TABLE_LIMIT:
+            self.table = {}
+            self.game_identity = identity
+        settings = AyuSearchSettings(proof_only=True, root_share=root_share)
+        result = AyuSearcher(settings).search(
+            position, history, limits, should_stop=should_stop, rng=rng, table=self.table,
+        )
+        return proofs_only(result)
