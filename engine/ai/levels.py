@@ -5,7 +5,9 @@ board's size, since a size may have budgets of its own. The budgets are what one
 does in the given time; Master uses two worker processes where that measured
 at least as strong as one (Bug: root parallel MCTS, and near the end Bug's df-pn prover in
 the second process, engine/ai/endgame.py; on side 4 the two processes then split the
-root's proof); Ayu and Ahayuta use one (see the alpha-beta root split in root_split.py).
+root's proof; Ayu: the alpha-beta in one process and Ayu's prover in the other,
+engine/ai/ayu_prover.py); Ahayuta uses one (see the alpha-beta root split in
+root_split.py).
 The easy levels search a little, then choose softly among the top candidates
 (`SoftenedSearcher`), so their mistakes look human rather than random.
 Where time alone barely sets Master apart, the levels below it search with less

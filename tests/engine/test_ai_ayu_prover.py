@@ -1,0 +1,143 @@
+"""Ayu's prover (engine/ai/ayu_prover.py) and Master's pair of alpha-beta and prover."""
+
+from __future__ import annotations
+
+import random
+
+from engine.ai.ayu_prover import AyuProver
+from engine.ai.ayu_search import (
+    AyuSearchSettings,
+    _decided,
+    _evaluate,
+    any_pair_reachable,
+    race,
+    units_of,
+)
+from engine.ai.common import SearchLimits
+from engine.ai.parallel import AYU_PAIR, ParallelSearcher, _WorkerReport
+from engine.ai.search_scores import MATE_ZONE
+from engine.games.ayu import AyuPosition
+from engine.registry import parse_position
+from tests.engine.ai_helpers import random_position, solve
+
+
+def _random_ayu(size: int, count: int, seed: int) -> list[AyuPosition]:
+    rng = random.Random(seed)
+    found: list[AyuPosition] = []
+    while len(found) < count:
+        position = random_position("ayu", size, rng.randrange(2, 4 * size), rng)
+        if position.outcome() is None:
+            assert isinstance(position, AyuPosition)
+            found.append(position)
+    return found
+
+
+def test_any_pair_reachable_says_what_the_race_says() -> None:
+    walled = parse_position("ayu 5 bw3/w4/5/5/4b b")  # black's a5 is walled in by white
+    assert isinstance(walled, AyuPosition)
+    positions = [walled, *_random_ayu(5, 40, 1), *_random_ayu(9, 40, 2)]
+    for position in positions:
+        spread = position.geo.spread
+        for colour in (0, 1):
+            own, other = position.stones[colour], position.stones[colour ^ 1]
+            empty = position.geo.board_mask & ~(own | other)
+            units = units_of(own, spread)
+            reachable = race(own, empty, units, spread)[2]
+            assert any_pair_reachable(units, empty, spread) == reachable, position.to_text()
+    black = walled.stones[0]
+    spread = walled.geo.spread
+    empty = walled.geo.board_mask & ~(black | walled.stones[1])
+    assert not any_pair_reachable(units_of(black, spread), empty, spread)
+
+
+def test_the_proof_leaf_keeps_only_the_decided_scores_of_the_evaluation() -> None:
+    settings = AyuSearchSettings()
+    for position in _random_ayu(5, 60, 3) + _random_ayu(7, 30, 4):
+        full = _evaluate(position, settings, 3)
+        expected = full if abs(full) >= MATE_ZONE else 0
+        assert _decided(position, 3) == expected, position.to_text()
+
+
+def test_proofs_agree_with_exhaustive_search() -> None:
+    """Every proof is exact (result and length), and whatever plain minimax settles
+    within the prover's depth the prover settles too."""
+    proved = 0
+    for position in _random_ayu(5, 30, 7):
+        result = AyuProver().search(position, [], SearchLimits(depth=5))
+        got = None if result.proven_result is None else (
+            result.proven_result, result.proven_plies
+        )
+        if got is not None:
+            proved += 1
+            assert got == solve(position, 7), position.to_text()
+            assert result.best_move in position.legal_moves()
+        else:
+            assert result.best_move is None  # only a proof names a move
+        within = solve(position, 5)
+        if within is not None:
+            assert got == within, position.to_text()
+    assert proved >= 10
+
+
+def test_the_prover_lists_the_root_moves_it_proves_lost() -> None:
+    checked = 0
+    for position in _random_ayu(5, 40, 8):
+        result = AyuProver().search(position, [], SearchLimits(depth=5))
+        if result.proven_result == 1:
+            continue
+        for candidate in result.candidates:
+            assert candidate.proof == -1
+            position.push(candidate.move)
+            after = solve(position, 6)
+            position.pop()
+            assert after is not None and after[0] == 1, position.to_text()
+            checked += 1
+    assert checked >= 3
+
+
+def _report(
+    index: int, best: str | None, candidates: tuple[tuple[str, float, float, int | None], ...],
+    proven: tuple[int, int] | None = None,
+) -> _WorkerReport:
+    result, plies = proven if proven else (None, None)
+    return _WorkerReport(
+        1, index, True, best, 0.5, (best,) if best else (), candidates, 100, 6, result, plies
+    )
+
+
+def test_the_pair_plays_the_provers_win_and_avoids_its_proven_losses() -> None:
+    position = random_position("ayu", 9, 30, random.Random(9))
+    moves = [m.to_text() for m in position.legal_moves()]
+    assert len(moves) >= 3
+    a, b, c = moves[:3]
+    searcher = ParallelSearcher("ayu", AYU_PAIR, 2)
+    main = _report(0, a, ((a, 0.1, 0.8, None), (b, 0.1, 0.6, None), (c, 0.1, 0.4, None)))
+    # Nothing proven: the alpha-beta's move.
+    chosen = searcher._merge_pair(position, {0: main, 1: _report(1, None, ())}, 1.0)
+    assert chosen is not None and chosen.best_move is not None
+    assert chosen.best_move.to_text() == a
+    # The prover proves a win: its move, with its proof.
+    win = _report(1, c, ((c, 1.0, 1.0, 1),), (1, 9))
+    chosen = searcher._merge_pair(position, {0: main, 1: win}, 1.0)
+    assert chosen is not None and chosen.best_move is not None
+    assert chosen.best_move.to_text() == c and chosen.proven_result == 1
+    # The prover proves the alpha-beta's move lost: its best move not proven lost.
+    lost = _report(1, None, ((a, 0.0, 0.0, -1),))
+    chosen = searcher._merge_pair(position, {0: main, 1: lost}, 1.0)
+    assert chosen is not None and chosen.best_move is not None
+    assert chosen.best_move.to_text() == b
+    # All its candidates lost: another legal move, not one proven lost.
+    lost_all = _report(1, None, ((a, 0.0, 0.0, -1), (b, 0.0, 0.0, -1), (c, 0.0, 0.0, -1)))
+    chosen = searcher._merge_pair(position, {0: main, 1: lost_all}, 1.0)
+    assert chosen is not None and chosen.best_move is not None
+    assert chosen.best_move.to_text() not in (a, b, c)
+
+
+def test_master_finds_a_forced_win_with_its_prover_in_worker_processes() -> None:
+    # Black joins its two units with a6-b6 and then has no move left: a proven win.
+    position = parse_position("ayu 7 7/b1bbbbb/7/7/w1w1w1w/7/7 b")
+    searcher = ParallelSearcher("ayu", AYU_PAIR, 2)
+    assert searcher.workers == 2
+    result = searcher.search(position, [], SearchLimits(time=5.0))
+    assert result.proven_result == 1 and result.best_move is not None
+    assert result.best_move in position.legal_moves()
