@@ -43,8 +43,9 @@ from engine.ai.search_scores import (  # one scale and table for both searchers
     from_table,
     to_table,
 )
+from engine.bitboard import bits
 from engine.core import Move, Position
-from engine.games.ayu import AyuMove, AyuPosition
+from engine.games.ayu import AyuMove, AyuPosition, targets_keeping_connected
 
 # Evaluation: logit per move of race lead, the mover's tempo (the mover wins a tie, as it
 # joins first), and a small bonus per unit fewer.
@@ -242,6 +243,36 @@ def one_unit(stones: int, spread: Callable[[int], int]) -> bool:
         region = grown
 
 
+def joining_all(position: AyuPosition) -> list[AyuMove]:
+    """The mover's legal moves that leave all its stones one unit. Each goes to an empty
+    point next to every unit, and any such move is legal if it leaves the moved stone's
+    unit whole (a join always shortens the distance, AYU-7)."""
+    geo = position.geo
+    spread, neighbours = geo.spread, geo.neighbours
+    mine = position.stones[position.turn]
+    empty = geo.board_mask & ~(mine | position.stones[position.turn ^ 1])
+    units = units_of(mine, spread)
+    if len(units) < 2:
+        return []
+    common = empty
+    for unit in units:
+        common &= spread(unit)
+        if not common:
+            return []
+    moves = []
+    for unit in units:
+        if unit & (unit - 1) == 0:
+            source = unit.bit_length() - 1
+            for target in bits(neighbours[source] & common):
+                moves.append(geo.move(source, target))
+            continue
+        for source in bits(unit):
+            remainder = unit ^ (1 << source)
+            for target in bits(common & targets_keeping_connected(remainder, empty, spread)):
+                moves.append(geo.move(source, target))
+    return moves
+
+
 def any_pair_reachable(units: list[int], empty: int, spread: Callable[[int], int]) -> bool:
     """Whether two of `units` can reach each other through `empty` (AYU-6), that is,
     whether their colour has a legal move (`race` says the same, at more cost)."""
@@ -378,6 +409,12 @@ class _Run(TableReporting):
             if self.s.proof_only:
                 return _decided(position, ply)
             return _evaluate(position, self.s, ply)
+        if self.s.proof_only and depth <= 2:
+            if depth == 1:
+                return self._last_move(alpha, beta, ply)
+            quick = self._no_threat(alpha, beta, ply)
+            if quick is not None:
+                return quick
         key = position.key()
         entry = self.table.get(key)
         hint: Move | None = None
@@ -391,25 +428,80 @@ class _Run(TableReporting):
                     return score
                 if e_flag == UPPER and score <= alpha:
                     return score
-        moves = position.rule_moves()
-        if not moves:
-            return MATE - ply  # the side to move has no move: it wins (AYU-8)
-        if len(moves) > 1:
-            moves = self._ordered(moves, ply, hint)
         original_alpha = alpha
         best = -MATE - 1
         best_move: Move | None = None
-        for move in moves:
-            score = -self._child(move, depth - 1, -beta, -alpha, ply + 1)
-            if score > best:
-                best, best_move = score, move
-                if score > alpha:
-                    alpha = score
-                    if alpha >= beta:
-                        self._note_cutoff(move, ply, depth)
-                        break
+        # The table's move first, before the others are generated: it often cuts off.
+        first = hint if isinstance(hint, AyuMove) and position.allows(hint) else None
+        if first is not None:
+            best, best_move = -self._child(first, depth - 1, -beta, -alpha, ply + 1), first
+            alpha = max(alpha, best)
+        if alpha >= beta:
+            assert first is not None
+            self._note_cutoff(first, ply, depth)
+        else:
+            moves = position.rule_moves()
+            if not moves:
+                return MATE - ply  # the side to move has no move: it wins (AYU-8)
+            if len(moves) > 1:
+                moves = self._ordered(moves, ply, hint)
+            for move in moves:
+                if move == first:
+                    continue
+                score = -self._child(move, depth - 1, -beta, -alpha, ply + 1)
+                if score > best:
+                    best, best_move = score, move
+                    if score > alpha:
+                        alpha = score
+                        if alpha >= beta:
+                            self._note_cutoff(move, ply, depth)
+                            break
         flag = UPPER if best <= original_alpha else LOWER if best >= beta else EXACT
         self.table[key] = (depth, to_table(best, ply), flag, best_move)
+        return best
+
+    def _last_move(self, alpha: int, beta: int, ply: int) -> int:
+        """A proof search's last ply: the mover wins with it only by joining all its units
+        (and the opponent wins only if every move the mover has walls it in). Only the
+        moves to a point next to every unit can join them all, so only those are tried;
+        the rest count 0, as if the opponent kept a move. That misses the rare forced
+        walling-in at the horizon, a proof left for a deeper search, and proves nothing
+        false."""
+        position = self.position
+        decided = _decided(position, ply)
+        if decided:
+            return decided
+        best = 0
+        for move in joining_all(position):
+            best = max(best, -self._child(move, 0, -beta, -alpha, ply + 1))
+            if best >= beta:
+                break
+        return best
+
+    def _no_threat(self, alpha: int, beta: int, ply: int) -> int | None:
+        """Two plies from a proof search's horizon: the opponent can win within them only
+        by joining all its units after the mover's move, which needs an empty point next
+        to all of them, now or where a moved stone leaves. Without one, the mover's own
+        joining moves settle the score (as in `_last_move`); else None, search on."""
+        position = self.position
+        decided = _decided(position, ply)
+        if decided:
+            return decided
+        spread = position.geo.spread
+        theirs = position.stones[position.turn ^ 1]
+        mine = position.stones[position.turn]
+        open_points = mine | (position.geo.board_mask & ~theirs)  # empty, or left by a move
+        for unit in units_of(theirs, spread):
+            open_points &= spread(unit)
+            if not open_points:
+                break
+        else:
+            return None
+        best = 0
+        for move in joining_all(position):
+            best = max(best, -self._child(move, 1, -beta, -alpha, ply + 1))
+            if best >= beta:
+                break
         return best
 
     def _note_cutoff(self, move: Move, ply: int, depth: int) -> None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 
 from engine.ai.common import SearchLimits
-from engine.ai.endgame import ProofSearcher, SolverFirstSearcher
+from engine.ai.endgame import GAME_PROVERS, ProofSearcher, SolverFirstSearcher
 from engine.ai.levels import searcher_for
 from engine.ai.policies import policy_for
 from engine.bench import BENCH_SIZES
@@ -48,6 +48,11 @@ def run_search_bench(seconds: float = 2.0, games: list[str] | None = None) -> li
                     lines.append(_reach_line(f"{label} reach", name, size))
                 continue
             lines.append(_line(label, searcher, position, seconds, rng))
+            if name in GAME_PROVERS:
+                # A prover beside an alpha-beta (Ayu's Master), on a later position.
+                late = _midgame(name, size, random.Random(11), plies=30)
+                if late.legal_moves():
+                    lines.append(_line(f"{label} end", ProofSearcher(), late, seconds, rng))
     return lines
 
 

@@ -377,6 +377,37 @@ class AyuPosition(Position):
             distance += 1
         return None
 
+    def allows(self, move: AyuMove) -> bool:
+        """Whether the ordinary move `move` (not the swap) is among `rule_moves()`, tested
+        for it alone: a search tries its table's move before it generates the rest."""
+        source, target = move.source, move.target
+        colour = self.turn
+        geo = self.geo
+        own = self.stones[colour]
+        bit = 1 << source
+        if source < 0 or not own & bit:
+            return False
+        empty = geo.board_mask & ~(own | self.stones[colour ^ 1])
+        if not empty >> target & 1:
+            return False
+        spread, neighbours = geo.spread, geo.neighbours
+        unit = _flood(bit, own, spread)
+        found = self.distance_layers(colour, unit)  # None also when `unit` is all there is
+        if found is None:
+            return False
+        _, nearer = found
+        rest = own & ~unit
+        near = neighbours[target]
+        after_empty = (empty | bit) & ~(1 << target)
+        if unit == bit:
+            if not neighbours[source] >> target & 1:
+                return False
+            return bool(near & rest or near & after_empty & nearer)
+        remainder = unit ^ bit
+        if not targets_keeping_connected(remainder, empty, spread) >> target & 1:
+            return False
+        return bool(near & rest or (spread(remainder) | near) & after_empty & nearer)
+
     def _generate(self) -> list[AyuMove]:
         colour = self.turn
         geo = self.geo
@@ -404,7 +435,7 @@ class AyuPosition(Position):
             for source in bits(unit):
                 bit = 1 << source
                 remainder = unit ^ bit
-                targets = _targets_keeping_connected(remainder, empty, spread)
+                targets = targets_keeping_connected(remainder, empty, spread)
                 if not targets:
                     continue
                 around_rest = spread(remainder)
@@ -418,7 +449,7 @@ class AyuPosition(Position):
         return moves
 
 
-def _targets_keeping_connected(remainder: int, empty: int, spread: Spread) -> int:
+def targets_keeping_connected(remainder: int, empty: int, spread: Spread) -> int:
     """Empty points that touch every piece of `remainder`, so the group ends up whole."""
     first = _flood(remainder & -remainder, remainder, spread)
     if first == remainder:

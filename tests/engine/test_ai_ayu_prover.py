@@ -10,6 +10,8 @@ from engine.ai.ayu_search import (
     _decided,
     _evaluate,
     any_pair_reachable,
+    joining_all,
+    one_unit,
     race,
     units_of,
 )
@@ -50,6 +52,22 @@ def test_any_pair_reachable_says_what_the_race_says() -> None:
     assert not any_pair_reachable(units_of(black, spread), empty, spread)
 
 
+def test_joining_all_finds_every_move_that_leaves_one_unit() -> None:
+    found = 0
+    for position in _random_ayu(5, 80, 5) + _random_ayu(7, 60, 6) + _random_ayu(9, 40, 12):
+        me = position.turn
+        expected = set()
+        for move in position.rule_moves():
+            position.push(move)
+            if one_unit(position.stones[me], position.geo.spread):
+                expected.add(move)
+            position.pop()
+        moves = joining_all(position)
+        assert len(moves) == len(set(moves)) and set(moves) == expected, position.to_text()
+        found += bool(moves)
+    assert found >= 10
+
+
 def test_the_proof_leaf_keeps_only_the_decided_scores_of_the_evaluation() -> None:
     settings = AyuSearchSettings()
     for position in _random_ayu(5, 60, 3) + _random_ayu(7, 30, 4):
@@ -60,10 +78,11 @@ def test_the_proof_leaf_keeps_only_the_decided_scores_of_the_evaluation() -> Non
 
 def test_proofs_agree_with_exhaustive_search() -> None:
     """Every proof is exact (result and length), and whatever plain minimax settles
-    within the prover's depth the prover settles too."""
+    within a ply less than the prover's depth the prover settles too: its last two plies
+    look only for joins, so a forced walling-in there waits for the next depth."""
     proved = 0
     for position in _random_ayu(5, 30, 7):
-        result = AyuProver().search(position, [], SearchLimits(depth=5))
+        result = AyuProver().search(position, [], SearchLimits(depth=6))
         got = None if result.proven_result is None else (
             result.proven_result, result.proven_plies
         )
@@ -82,7 +101,7 @@ def test_proofs_agree_with_exhaustive_search() -> None:
 def test_the_prover_lists_the_root_moves_it_proves_lost() -> None:
     checked = 0
     for position in _random_ayu(5, 40, 8):
-        result = AyuProver().search(position, [], SearchLimits(depth=5))
+        result = AyuProver().search(position, [], SearchLimits(depth=6))
         if result.proven_result == 1:
             continue
         for candidate in result.candidates:

@@ -9,6 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine import new_game, parse_position
+from engine.bitboard import bits
 from engine.games.ayu import AyuPosition
 
 Point = tuple[int, int]
@@ -93,6 +94,13 @@ def _check(position: AyuPosition) -> None:
     enemy = {p for p in cells if _name(p) in pieces} - own
     expected = {f"{_name(s)}-{_name(t)}" for s, t in slow_moves(own, enemy, n)}
     assert {move.to_text() for move in position.rule_moves()} == expected
+    # The one-move test a search uses for its table's move says the same of every move.
+    legal = set(position.rule_moves())
+    geo = position.geo
+    for source in bits(position.stones[position.turn]):
+        for target in bits(geo.board_mask):
+            move = geo.move(source, target)
+            assert position.allows(move) == (move in legal), move.to_text()
 
 
 @st.composite
