@@ -381,11 +381,13 @@ class AyuPosition(Position):
         """Whether the ordinary move `move` (not the swap) is among `rule_moves()`, tested
         for it alone: a search tries its table's move before it generates the rest."""
         source, target = move.source, move.target
+        if source < 0:
+            return False
         colour = self.turn
         geo = self.geo
         own = self.stones[colour]
         bit = 1 << source
-        if source < 0 or not own & bit:
+        if not own & bit:
             return False
         empty = geo.board_mask & ~(own | self.stones[colour ^ 1])
         if not empty >> target & 1:

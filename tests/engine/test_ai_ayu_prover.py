@@ -6,6 +6,7 @@ import random
 
 from engine.ai.ayu_prover import AyuProver
 from engine.ai.ayu_search import (
+    AyuSearcher,
     AyuSearchSettings,
     _decided,
     _evaluate,
@@ -19,7 +20,7 @@ from engine.ai.common import SearchLimits
 from engine.ai.parallel import AYU_PAIR, ParallelSearcher, _WorkerReport
 from engine.ai.search_scores import MATE_ZONE
 from engine.games.ayu import AyuPosition
-from engine.registry import parse_position
+from engine.registry import new_game, parse_position
 from tests.engine.ai_helpers import random_position, solve
 
 
@@ -160,3 +161,16 @@ def test_master_finds_a_forced_win_with_its_prover_in_worker_processes() -> None
     result = searcher.search(position, [], SearchLimits(time=5.0))
     assert result.proven_result == 1 and result.best_move is not None
     assert result.best_move in position.legal_moves()
+
+
+def test_both_searches_take_the_pie_swap_in_their_stride() -> None:
+    """With the pie rule on, the swap lies below the start, and a table's move may be the
+    swap: it is never tried before the other moves are generated (`allows`)."""
+    start = new_game("ayu", 5, pie="on").start()
+    for settings in (AyuSearchSettings(), AyuSearchSettings(proof_only=True)):
+        result = AyuSearcher(settings).search(start, [], SearchLimits(depth=4))
+        assert result.best_move in start.legal_moves()
+    start.push(start.legal_moves()[0])
+    assert start.swap_available
+    result = AyuSearcher(AyuSearchSettings()).search(start, [], SearchLimits(depth=4))
+    assert result.best_move in start.legal_moves()

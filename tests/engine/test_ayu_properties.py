@@ -101,6 +101,7 @@ def _check(position: AyuPosition) -> None:
         for target in bits(geo.board_mask):
             move = geo.move(source, target)
             assert position.allows(move) == (move in legal), move.to_text()
+    assert not position.allows(geo.swap_move)  # the swap is not an ordinary move
 
 
 @st.composite
