@@ -543,10 +543,10 @@ class ParallelSearcher:
         """AYU_PAIR: a proof from either worker (a win first, then the quickest), else the
         alpha-beta's move, unless the prover has proven it lost: then the alpha-beta's best
         candidate not proven lost, or failing that the first such legal move in its order.
-        The nodes are the alpha-beta's."""
+        The nodes are both workers' (both count alpha-beta nodes)."""
         parse = position.game.parse_move
         main, proof = newest.get(0), newest.get(1)
-        nodes = main.nodes if main is not None else 0
+        nodes = sum(r.nodes for r in newest.values())
         proven = [
             r for r in (main, proof)
             if r is not None and r.final and r.best and r.proven_result is not None
