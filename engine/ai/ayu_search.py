@@ -12,8 +12,10 @@ What differs from `engine.ai.alphabeta` (measurements in engine/ai/STRENGTH.md):
   that touch are `2r` apart. The evaluation weighs the two colours' estimates, the
   mover's tempo, the unit counts and (Master on 9x9, see `GAP_WEIGHT`) the longest edge
   of each tree.
-* Move ordering: the table's move, two killer moves per ply, joins, then the history
-  heuristic.
+* Move ordering: the table's move (tried before the other moves are generated), two
+  killer moves per ply, joins, then the history heuristic.
+* `proof_only` makes it Ayu's prover (engine/ai/ayu_prover.py): undecided leaves score 0,
+  and the last two plies look only at joins of all a side's units (`joining_all`).
 """
 
 from __future__ import annotations
