@@ -18,10 +18,8 @@ from collections.abc import Sequence
 
 from engine.ai.ayu_search import AyuSearcher, AyuSearchSettings, AyuTable
 from engine.ai.common import ProgressCallback, SearchLimits, SearchResult, StopCheck
+from engine.ai.endgame import TABLE_LIMIT, proofs_only
 from engine.core import Position
-
-# Entries kept from one search to the next (about 150 bytes each).
-TABLE_LIMIT = 500_000
 
 
 class AyuProver:
@@ -43,8 +41,6 @@ class AyuProver:
         rng: random.Random | None = None,
         root_share: tuple[int, int] = (0, 1),
     ) -> SearchResult:
-        from engine.ai.endgame import proofs_only  # endgame imports this module
-
         identity = position.game.identity()
         if identity != self.game_identity or len(self.table) > TABLE_LIMIT:
             self.table = {}

@@ -81,7 +81,7 @@ TABLE_LIMIT = 500_000
 
 
 def _ayu_prover() -> AyuProver:
-    from engine.ai.ayu_prover import AyuProver  # it imports `proofs_only` from here
+    from engine.ai.ayu_prover import AyuProver  # it imports from here
 
     return AyuProver()
 
