@@ -422,6 +422,8 @@ class ParallelSearcher:
             # the split root, where one share's proof is not the root's).
             if split:
                 return limits.time is not None and root_shares_settled(shares)
+            if self.kind == AYU_PAIR and report.index == 1 and report.proven_result == -1:
+                return False  # the alpha-beta's move still plays the loss best (_merge_pair)
             return report.final and report.proven_result is not None
 
         newest = shared_pool(workers).run(make_task, should_stop, on_report)
@@ -540,16 +542,20 @@ class ParallelSearcher:
     def _merge_pair(
         self, position: Position, newest: dict[int, _WorkerReport], elapsed: float
     ) -> SearchResult | None:
-        """AYU_PAIR: a proof from either worker (a win first, then the quickest), else the
-        alpha-beta's move, unless the prover has proven it lost: then the alpha-beta's best
-        candidate not proven lost, or failing that the first such legal move in its order.
-        The nodes are both workers' (both count alpha-beta nodes)."""
+        """AYU_PAIR: a proof from the alpha-beta, or a win proven by the prover (the
+        quicker first), else the alpha-beta's move, unless the prover has proven it lost:
+        then the alpha-beta's best candidate not proven lost, or failing that the first such
+        legal move in its order. A loss the prover proves for every move is not played its
+        way: its "longest loss" knows nothing of the opponent's chances to go wrong, which
+        the alpha-beta's evaluation weighs. The nodes are both workers' (both count
+        alpha-beta nodes)."""
         parse = position.game.parse_move
         main, proof = newest.get(0), newest.get(1)
         nodes = sum(r.nodes for r in newest.values())
         proven = [
             r for r in (main, proof)
             if r is not None and r.final and r.best and r.proven_result is not None
+            and (r is main or r.proven_result == 1)
         ]
         if proven:
             chosen = max(proven, key=lambda r: (r.proven_result or 0, -(r.proven_plies or 0)))
@@ -558,7 +564,9 @@ class ParallelSearcher:
             return None
         result = self._from_report(parse, main, nodes, elapsed)
         lost = {m for m, _, _, p in proof.candidates if p == -1} if proof is not None else set()
-        if main.best not in lost:
+        if main.best not in lost or all(
+            m.to_text() in lost for m in position.legal_moves()
+        ):
             return result
         kept = [c for c in result.candidates if c.move.to_text() not in lost]
         if not kept:

@@ -1,4 +1,4 @@
-"""Ayu's prover (engine/ai/ayu_prover.py) and Master's pair of alpha-beta and prover."""
+"""Ayu's prover (engine/ai/ayu_prover.py) and the pair of alpha-beta and prover."""
 
 from __future__ import annotations
 
@@ -125,7 +125,7 @@ def _report(
     )
 
 
-def test_the_pair_plays_the_provers_win_and_avoids_its_proven_losses() -> None:
+def test_the_pair_plays_the_provers_win_and_avoids_the_moves_it_proves_lost() -> None:
     position = random_position("ayu", 9, 30, random.Random(9))
     moves = [m.to_text() for m in position.legal_moves()]
     assert len(moves) >= 3
@@ -146,6 +146,13 @@ def test_the_pair_plays_the_provers_win_and_avoids_its_proven_losses() -> None:
     chosen = searcher._merge_pair(position, {0: main, 1: lost}, 1.0)
     assert chosen is not None and chosen.best_move is not None
     assert chosen.best_move.to_text() == b
+    # Every move proven lost: the alpha-beta's move all the same (it weighs the
+    # opponent's chances to go wrong), and not the prover's longest loss.
+    every = tuple((m, 0.0, 0.0, -1) for m in moves)
+    all_lost = _report(1, c, every, (-1, 7))
+    chosen = searcher._merge_pair(position, {0: main, 1: all_lost}, 1.0)
+    assert chosen is not None and chosen.best_move is not None
+    assert chosen.best_move.to_text() == a and chosen.proven_result is None
     # All its candidates lost: another legal move, not one proven lost.
     lost_all = _report(1, None, ((a, 0.0, 0.0, -1), (b, 0.0, 0.0, -1), (c, 0.0, 0.0, -1)))
     chosen = searcher._merge_pair(position, {0: main, 1: lost_all}, 1.0)
@@ -153,7 +160,7 @@ def test_the_pair_plays_the_provers_win_and_avoids_its_proven_losses() -> None:
     assert chosen.best_move.to_text() not in (a, b, c)
 
 
-def test_master_finds_a_forced_win_with_its_prover_in_worker_processes() -> None:
+def test_the_pair_finds_a_forced_win_in_worker_processes() -> None:
     # Black joins its two units with a6-b6 and then has no move left: a proven win.
     position = parse_position("ayu 7 7/b1bbbbb/7/7/w1w1w1w/7/7 b")
     searcher = ParallelSearcher("ayu", AYU_PAIR, 2)

@@ -38,9 +38,9 @@ def test_every_game_has_five_levels_and_a_custom_time(name: str, size: int) -> N
         assert hasattr(searcher, "search")
     master = level_limits(name, "Master")[2]
     assert master.seconds == 5.0
-    # Two cores where the second measured worth it (Bug's prover, Ayu's prover; the
-    # alpha-beta root split not yet).
-    assert master.workers == (2 if name in ("bug", "ayu") else 1)
+    # Two cores where the second measured worth it (Bug's prover; not yet the alpha-beta
+    # root split or Ayu's prover).
+    assert master.workers == (2 if name == "bug" else 1)
     _, limits, _ = custom_limits(name, 1.5)
     assert limits.time == 1.5
 
