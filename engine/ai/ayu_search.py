@@ -47,7 +47,7 @@ from engine.ai.search_scores import (  # one scale and table for both searchers
 )
 from engine.bitboard import bits
 from engine.core import Move, Position
-from engine.games.ayu import AyuMove, AyuPosition, targets_keeping_connected
+from engine.games.ayu import AyuMove, AyuPosition, flood, targets_keeping_connected
 
 # Evaluation: logit per move of race lead, the mover's tempo (the mover wins a tie, as it
 # joins first), and a small bonus per unit fewer.
@@ -237,12 +237,7 @@ def _decided(position: AyuPosition, ply: int) -> int:
 
 
 def one_unit(stones: int, spread: Callable[[int], int]) -> bool:
-    region = stones & -stones
-    while True:
-        grown = (spread(region) & stones) | region
-        if grown == region:
-            return region == stones
-        region = grown
+    return flood(stones & -stones, stones, spread) == stones
 
 
 def joining_all(position: AyuPosition) -> list[AyuMove]:

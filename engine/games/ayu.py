@@ -114,7 +114,7 @@ def _geometry(n: int) -> AyuGeometry:
 Spread = Callable[[int], int]
 
 
-def _flood(seed: int, within: int, spread: Spread) -> int:
+def flood(seed: int, within: int, spread: Spread) -> int:
     region = seed
     while True:
         grown = (spread(region) & within) | region
@@ -349,7 +349,7 @@ class AyuPosition(Position):
         spread = self.geo.spread
         units = []
         while own:
-            unit = _flood(own & -own, self.stones[colour], spread)
+            unit = flood(own & -own, self.stones[colour], spread)
             units.append(unit)
             own &= ~unit
         return units
@@ -393,7 +393,7 @@ class AyuPosition(Position):
         if not empty >> target & 1:
             return False
         spread, neighbours = geo.spread, geo.neighbours
-        unit = _flood(bit, own, spread)
+        unit = flood(bit, own, spread)
         found = self.distance_layers(colour, unit)  # None also when `unit` is all there is
         if found is None:
             return False
@@ -453,13 +453,13 @@ class AyuPosition(Position):
 
 def targets_keeping_connected(remainder: int, empty: int, spread: Spread) -> int:
     """Empty points that touch every piece of `remainder`, so the group ends up whole."""
-    first = _flood(remainder & -remainder, remainder, spread)
+    first = flood(remainder & -remainder, remainder, spread)
     if first == remainder:
         return spread(remainder) & empty
     targets = spread(first) & empty
     left = remainder & ~first
     while left and targets:
-        part = _flood(left & -left, remainder, spread)
+        part = flood(left & -left, remainder, spread)
         targets &= spread(part)
         left &= ~part
     return targets

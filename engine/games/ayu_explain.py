@@ -9,7 +9,7 @@ if TYPE_CHECKING:
 
 
 def explain(position: AyuPosition, move: AyuMove) -> str:
-    from engine.games.ayu import _flood
+    from engine.games.ayu import flood
 
     if position.outcome() is not None:
         return "the game is over"
@@ -26,14 +26,14 @@ def explain(position: AyuPosition, move: AyuMove) -> str:
         return f"there is no {player} stone on {source}"
     if (own | position.stones[colour ^ 1]) & target_bit:
         return f"{target} is not empty"
-    unit = _flood(source_bit, own, geo.spread)
+    unit = flood(source_bit, own, geo.spread)
     remainder = unit & ~source_bit
     if not remainder and not geo.neighbours[move.source] & target_bit:
         return f"a single stone moves to a neighbouring point; {target} is not next to {source}"
     if remainder:
         after = remainder | target_bit
-        if _flood(target_bit, after, geo.spread) != after:
-            if _flood(remainder & -remainder, remainder, geo.spread) == remainder:
+        if flood(target_bit, after, geo.spread) != after:
+            if flood(remainder & -remainder, remainder, geo.spread) == remainder:
                 return f"{target} does not touch the rest of the group of {source}"
             return f"moving {source} to {target} would leave its group split"
     found = position.distance_layers(colour, unit)
