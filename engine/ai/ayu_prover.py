@@ -4,11 +4,11 @@ Ayu's race estimate misjudges some endings by a whole race: in a game Master los
 UCT (9x9), at 42 plies Master's search at 5 s gave 0.90 to a move that lost in 15 plies,
 where the winning move was proven 14 plies deep (engine/ai/STRENGTH.md). Scored only by
 wins and losses, the search cuts off every line that proves nothing and goes a few plies
-deeper in the same time. It runs in a worker process of its own beside Master's search
-(engine/ai/parallel.py, `AYU_PAIR`), and only what it proves is used.
+deeper in the same time. It runs in a worker process of its own beside the alpha-beta
+(engine/ai/parallel.py, `AYU_PAIR`, what `--workers 2` gets; not yet a level), and only
+what it proves is used.
 
-Like the Bug prover it keeps its table from one move to the next, as long as the game is
-the same and the table not too big: the positions two plies on are mostly in it already.
+Like the other provers it keeps its table from one move to the next (`TableKeeper`).
 """
 
 from __future__ import annotations
@@ -16,19 +16,15 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from engine.ai.ayu_search import AyuSearcher, AyuSearchSettings, AyuTable
+from engine.ai.ayu_search import AyuSearcher, AyuSearchSettings
 from engine.ai.common import ProgressCallback, SearchLimits, SearchResult, StopCheck
-from engine.ai.endgame import TABLE_LIMIT, proofs_only
+from engine.ai.endgame import TableKeeper, proofs_only
 from engine.core import Position
 
 
-class AyuProver:
+class AyuProver(TableKeeper):
     """Reports only what it proves: a proven result with its move, or the root moves
     proven lost (`best_move` None)."""
-
-    def __init__(self) -> None:
-        self.table: AyuTable = {}
-        self.game_identity: object = None
 
     def search(
         self,
@@ -41,12 +37,9 @@ class AyuProver:
         rng: random.Random | None = None,
         root_share: tuple[int, int] = (0, 1),
     ) -> SearchResult:
-        identity = position.game.identity()
-        if identity != self.game_identity or len(self.table) > TABLE_LIMIT:
-            self.table = {}
-            self.game_identity = identity
         settings = AyuSearchSettings(proof_only=True, root_share=root_share)
         result = AyuSearcher(settings).search(
-            position, history, limits, should_stop=should_stop, rng=rng, table=self.table,
+            position, history, limits, should_stop=should_stop, rng=rng,
+            table=self.kept_table(position),
         )
         return proofs_only(result)

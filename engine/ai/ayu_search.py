@@ -26,7 +26,10 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
-from engine.ai.alphabeta import TableReporting  # deepening and root for both searchers
+from engine.ai.alphabeta import (  # deepening, root and table for both searchers
+    TableReporting,
+    TranspositionTable,
+)
 from engine.ai.common import (
     Clock,
     ProgressCallback,
@@ -166,10 +169,6 @@ class AyuSearchSettings:
     proof_only: bool = False
 
 
-# position key -> (depth, score, bound flag, best move)
-AyuTable = dict[int, tuple[int, int, int, Move | None]]
-
-
 class _StoppedError(Exception):
     pass
 
@@ -191,7 +190,7 @@ class AyuSearcher:
         rng: random.Random | None = None,
         on_iteration: IterationCallback | None = None,
         root_bounds: RootBounds | None = None,
-        table: AyuTable | None = None,
+        table: TranspositionTable | None = None,
     ) -> SearchResult:
         """The common search call; `on_iteration` also hears of every finished depth.
 
@@ -321,7 +320,7 @@ class _Run(TableReporting):
     def __init__(
         self, settings: AyuSearchSettings, position: AyuPosition, limits: SearchLimits,
         should_stop: StopCheck, root_bounds: RootBounds | None = None,
-        table: AyuTable | None = None,
+        table: TranspositionTable | None = None,
     ) -> None:
         settings = for_board(settings, position)
         self.s = settings
@@ -330,7 +329,7 @@ class _Run(TableReporting):
         self.position = position
         self.limits = limits
         self.should_stop = should_stop
-        self.table: AyuTable = {} if table is None else table
+        self.table: TranspositionTable = {} if table is None else table
         self.killers: dict[int, list[Move]] = {}
         self.history: dict[Move, int] = {}
         self.nodes = 0

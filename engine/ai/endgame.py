@@ -6,7 +6,7 @@ positions, proved a win in 10 plies (the move Master did not play) and then Mast
 in 13 (engine/ai/STRENGTH.md). A proof search orders Bug's turns well and proves 10-20
 plies deep where MCTS-Solver must expand every reply first. Bug has a prover of its own
 (df-pn, engine/ai/bug_prover.py), and so has Ayu (engine/ai/ayu_prover.py, beside
-Master's alpha-beta rather than MCTS); other games would get the generic alpha-beta.
+Ayu's alpha-beta rather than MCTS); other games would get the generic alpha-beta.
 
 Only what the prover proves is used: a proven win (or loss) is played as it is, and root
 moves proven lost are taken out of the MCTS search. Its unproven values are thrown away.
@@ -80,6 +80,24 @@ def lost_moves(result: SearchResult) -> frozenset[Move]:
 TABLE_LIMIT = 500_000
 
 
+class TableKeeper:
+    """A prover's transposition table, kept from one search to the next as long as the
+    game is the same and the table is not too big: the positions two plies on are mostly
+    in it already, so a proof out of reach in one move's time may come in the next."""
+
+    def __init__(self) -> None:
+        self.table: TranspositionTable = {}
+        self.game_identity: object = None
+
+    def kept_table(self, position: Position) -> TranspositionTable:
+        """The table for a search of `position`: the kept one, or a fresh one."""
+        identity = position.game.identity()
+        if identity != self.game_identity or len(self.table) > TABLE_LIMIT:
+            self.table = {}
+            self.game_identity = identity
+        return self.table
+
+
 def _ayu_prover() -> AyuProver:
     from engine.ai.ayu_prover import AyuProver  # it imports from here
 
@@ -92,19 +110,14 @@ GAME_PROVERS: dict[str, Callable[[], BugProver | AyuProver]] = {
 }
 
 
-class ProofSearcher:
+class ProofSearcher(TableKeeper):
     """Reports only what it proves (see `proofs_only`): the game's own prover where it has
-    one (`GAME_PROVERS`), else alpha-beta.
-
-    It keeps its tables from one search to the next, as long as the game is the same and
-    the table is not too big: the positions two plies on are mostly in it already, so a
-    proof out of reach in one move's time may come in the next.
+    one (`GAME_PROVERS`), else alpha-beta, which keeps its table (`TableKeeper`).
     """
 
     def __init__(self, settings: AlphaBetaSettings | None = None) -> None:
+        super().__init__()
         self.inner = AlphaBetaSearcher(settings)
-        self.table: TranspositionTable = {}
-        self.game_identity: object = None
         self.game_provers: dict[str, BugProver | AyuProver] = {}
 
     def search(
@@ -128,10 +141,7 @@ class ProofSearcher:
                 position, history, limits, should_stop=should_stop, on_progress=on_progress,
                 rng=rng, root_share=root_share,
             )
-        identity = position.game.identity()
-        if identity != self.game_identity or len(self.table) > TABLE_LIMIT:
-            self.table = {}
-            self.game_identity = identity
+        table = self.kept_table(position)
 
         def report(info: SearchInfo) -> None:
             # Unproven alpha-beta moves and values would mislead a listener: only the
@@ -140,7 +150,7 @@ class ProofSearcher:
                 on_progress(info if info.proven else replace(info, best_move="", value=0.5, pv=()))
 
         result = self.inner.search(
-            position, history, limits, should_stop=should_stop, rng=rng, table=self.table,
+            position, history, limits, should_stop=should_stop, rng=rng, table=table,
             on_progress=report,
         )
         return proofs_only(result)
