@@ -463,16 +463,8 @@ class _Run(TableReporting):
         the rest count 0, as if the opponent kept a move. That misses the rare forced
         walling-in at the horizon, a proof left for a deeper search, and proves nothing
         false."""
-        position = self.position
-        decided = _decided(position, ply)
-        if decided:
-            return decided
-        best = 0
-        for move in joining_all(position):
-            best = max(best, -self._child(move, 0, -beta, -alpha, ply + 1))
-            if best >= beta:
-                break
-        return best
+        decided = _decided(self.position, ply)
+        return decided or self._joins_only(0, alpha, beta, ply)
 
     def _no_threat(self, alpha: int, beta: int, ply: int) -> int | None:
         """Two plies from a proof search's horizon: the opponent can win within them only
@@ -493,9 +485,14 @@ class _Run(TableReporting):
                 break
         else:
             return None
+        return self._joins_only(1, alpha, beta, ply)
+
+    def _joins_only(self, depth: int, alpha: int, beta: int, ply: int) -> int:
+        """The score where only the mover's moves that join all its units can decide
+        anything (`_last_move`, `_no_threat`): the best of them, searched `depth` on, or 0."""
         best = 0
-        for move in joining_all(position):
-            best = max(best, -self._child(move, 1, -beta, -alpha, ply + 1))
+        for move in joining_all(self.position):
+            best = max(best, -self._child(move, depth, -beta, -alpha, ply + 1))
             if best >= beta:
                 break
         return best
