@@ -76,6 +76,18 @@ PROVING_KINDS = frozenset({SOLVER_KIND, PROVER_FIRST_KIND})
 AYU_PAIR = "ayu+prover"
 
 
+def _preferred_proof(proven: list[_WorkerReport]) -> _WorkerReport:
+    """Of the workers' proven results, a win first, then the quickest."""
+    return max(proven, key=lambda r: (r.proven_result or 0, -(r.proven_plies or 0)))
+
+
+def _first_unrefuted(position: Position, lost: set[str]) -> Move | None:
+    """The first legal move in the policy's order that no worker has proven lost (moves
+    as text in `lost`), or None if every move is."""
+    unrefuted = [m for m in position.legal_moves() if m.to_text() not in lost]
+    return policy_for(position.game).order_moves(position, unrefuted)[0] if unrefuted else None
+
+
 @dataclass(frozen=True)
 class _Task:
     task_id: int
@@ -497,7 +509,7 @@ class ParallelSearcher:
         proven = [r for r in reports if r.proven_result is not None]
         if proven:
             # A proof from any worker is a proof: prefer a win, then the quickest one.
-            chosen = max(proven, key=lambda r: (r.proven_result or 0, -(r.proven_plies or 0)))
+            chosen = _preferred_proof(proven)
             return self._from_report(parse, chosen, nodes, elapsed)
         if not any(r.candidates for r in reports):
             deepest = max(reports, key=lambda r: (r.depth, r.nodes))
@@ -508,9 +520,8 @@ class ParallelSearcher:
         if all(move in lost for r in reports for move, _, _, _ in r.candidates):
             # The workers show only their top moves and those proven lost, so a move no one
             # has refuted may be left unshown: any such move is better than a proven loss.
-            unrefuted = [m for m in position.legal_moves() if m.to_text() not in lost]
-            if unrefuted:
-                first = policy_for(position.game).order_moves(position, unrefuted)[0]
+            first = _first_unrefuted(position, lost)
+            if first is not None:
                 return SearchResult(
                     first, 0.5, (first,), (Candidate(first, 0.0, 0.5),), nodes, elapsed,
                     max(r.depth for r in reports),
@@ -558,22 +569,20 @@ class ParallelSearcher:
             and (r is main or r.proven_result == 1)
         ]
         if proven:
-            chosen = max(proven, key=lambda r: (r.proven_result or 0, -(r.proven_plies or 0)))
+            chosen = _preferred_proof(proven)
             return self._from_report(parse, chosen, nodes, elapsed)
         if main is None or not main.best:
             return None
         result = self._from_report(parse, main, nodes, elapsed)
         lost = {m for m, _, _, p in proof.candidates if p == -1} if proof is not None else set()
-        if main.best not in lost or all(
-            m.to_text() in lost for m in position.legal_moves()
-        ):
+        if main.best not in lost:
             return result
         kept = [c for c in result.candidates if c.move.to_text() not in lost]
         if not kept:
-            legal = [m for m in position.legal_moves() if m.to_text() not in lost]
-            if not legal:
-                return result  # every move is lost: the alpha-beta's is as good as any
-            kept = [Candidate(policy_for(position.game).order_moves(position, legal)[0], 0.0, 0.5)]
+            first = _first_unrefuted(position, lost)
+            if first is None:
+                return result  # every move is lost: the alpha-beta's plays it best
+            kept = [Candidate(first, 0.0, 0.5)]
         best = max(kept, key=lambda c: c.value)
         return SearchResult(
             best.move, best.value, (best.move,), tuple(kept), nodes, elapsed, main.depth
