@@ -41,19 +41,28 @@ class RandomSearcher:
         return SearchResult(move, 0.5, (move,) if move else (), (), 1, 0.0)
 
 
+# A cooled temperature below this picks the search's best move (and divides by nothing).
+COLDEST = 1e-4
+
+
 class SoftenedSearcher:
     """Searches, then picks among the top candidates by a softmax of their values.
 
     This is how the easy levels make human-sized mistakes: the choice is among moves the
     search liked, never a random one, and a clearly better move (or a proven win) is still
     found most of the time. `temperature` is in value units (0.1: a move 0.1 worse is e
-    times less likely).
+    times less likely). With `cooling` it is scaled by 4v(1-v) of the best move's value v:
+    whole at an even game, a quarter at 0.93, none at a sure result, so that the mistakes
+    come where the game is open and a clearly won ending is not given away.
     """
 
-    def __init__(self, inner: Searcher, temperature: float, top: int = 4) -> None:
+    def __init__(
+        self, inner: Searcher, temperature: float, top: int = 4, *, cooling: bool = False
+    ) -> None:
         self.inner = inner
         self.temperature = temperature
         self.top = top
+        self.cooling = cooling
 
     def search(
         self,
@@ -73,7 +82,10 @@ class SoftenedSearcher:
             return result
         pool = _pool(result.candidates, self.top)
         best = max(c.value for c in pool)
-        weights = [math.exp((c.value - best) / self.temperature) for c in pool]
+        temperature = self.temperature * (4 * best * (1 - best) if self.cooling else 1.0)
+        if temperature < COLDEST:
+            return result
+        weights = [math.exp((c.value - best) / temperature) for c in pool]
         pick = rng.random() * sum(weights)
         candidate = pool[-1]
         for option, weight in zip(pool, weights, strict=True):

@@ -332,3 +332,14 @@ def test_only_ayu_master_weighs_the_longest_gap() -> None:
     assert _ayu_settings("master", 2) == GAP_WEIGHT
     custom = custom_limits("ayu", 1.0)[0]
     assert isinstance(custom, AyuSearcher) and custom.settings.gap_weight == GAP_WEIGHT
+
+
+def test_ayu_9x9_beginner_cools_where_the_game_looks_decided() -> None:
+    nine = level_limits("ayu", "beginner", size=9)[0]
+    eleven = level_limits("ayu", "beginner", size=11)[0]
+    assert isinstance(nine, SoftenedSearcher) and isinstance(eleven, SoftenedSearcher)
+    assert nine.cooling and not eleven.cooling
+    assert nine.temperature == eleven.temperature
+    casual = level_limits("ayu", "casual", size=9)[0]
+    assert isinstance(casual, SoftenedSearcher) and not casual.cooling
+
