@@ -138,9 +138,9 @@ _SIZE_OVERRIDES: dict[tuple[str, int, str], tuple[float | None, int | None, floa
 
 # Soft levels whose temperature cools where the game looks decided (SoftenedSearcher's
 # `cooling`). Ayu 9x9's Beginner lost its games to random play by giving away won endings:
-# at 0.05 it lost 8 of 600 (seeds 201, 252, 2201), at 0.03 13 of 1000, at 0.05 cooled 5 of
-# 800 (the same seeds and 4301, where 0.03 lost 6 of 200), and Casual still beat it
-# (STRENGTH.md, "Ayu 9x9's Beginner").
+# at 0.05 it lost 8 of 600 (seeds 201, 252, 2201), at 0.03 13 of 1000 (those, 4301 and
+# 4302), at 0.05 cooled 9 of the 1000, and Casual still beat it 49-11 (STRENGTH.md,
+# "Ayu 9x9's Beginner").
 _COOLED: frozenset[tuple[str, int | None, str]] = frozenset({("ayu", 9, "beginner")})
 
 
