@@ -22,11 +22,9 @@ class _Scripted:
         return SearchResult(best.move, best.value, (best.move,), self.candidates, 100, 0.1)
 
 
-def _choices(
-    values: Sequence[tuple[Any, float, float]], temperature: float, *, cooling: bool = False
-) -> set[Any]:
+def _choices(values: Sequence[tuple[Any, float, float]], temperature: float) -> set[Any]:
     position = new_game("bug", 3).start()
-    soft = SoftenedSearcher(_Scripted(values), temperature, cooling=cooling)
+    soft = SoftenedSearcher(_Scripted(values), temperature)
     return {
         soft.search(position, [], SearchLimits(iterations=1), rng=random.Random(seed)).best_move
         for seed in range(200)
