@@ -342,4 +342,3 @@ def test_ayu_9x9_beginner_cools_where_the_game_looks_decided() -> None:
     assert nine.temperature == eleven.temperature
     casual = level_limits("ayu", "casual", size=9)[0]
     assert isinstance(casual, SoftenedSearcher) and not casual.cooling
-

@@ -22,13 +22,21 @@ class _Scripted:
         return SearchResult(best.move, best.value, (best.move,), self.candidates, 100, 0.1)
 
 
-def _choices(values: Sequence[tuple[Any, float, float]], temperature: float) -> set[Any]:
+def _picks(
+    values: Sequence[tuple[Any, float, float]], temperature: float, games: int,
+    *, cooling: bool = False,
+) -> list[Any]:
+    """The soft choice's move in `games` searches, one random stream each."""
     position = new_game("bug", 3).start()
-    soft = SoftenedSearcher(_Scripted(values), temperature)
-    return {
+    soft = SoftenedSearcher(_Scripted(values), temperature, cooling=cooling)
+    return [
         soft.search(position, [], SearchLimits(iterations=1), rng=random.Random(seed)).best_move
-        for seed in range(200)
-    }
+        for seed in range(games)
+    ]
+
+
+def _choices(values: Sequence[tuple[Any, float, float]], temperature: float) -> set[Any]:
+    return set(_picks(values, temperature, 200))
 
 
 def test_the_soft_choice_takes_close_moves_but_never_a_proven_loss() -> None:
@@ -48,12 +56,7 @@ def test_a_cold_soft_choice_keeps_the_best_move() -> None:
 
 
 def _share_of_worse(values: Sequence[tuple[Any, float, float]], *, cooling: bool) -> float:
-    position = new_game("bug", 3).start()
-    soft = SoftenedSearcher(_Scripted(values), 0.05, cooling=cooling)
-    picks = [
-        soft.search(position, [], SearchLimits(iterations=1), rng=random.Random(seed)).best_move
-        for seed in range(400)
-    ]
+    picks = _picks(values, 0.05, 400, cooling=cooling)
     return picks.count("b") / len(picks)
 
 
