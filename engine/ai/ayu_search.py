@@ -10,8 +10,8 @@ What differs from `engine.ai.alphabeta` (measurements in engine/ai/STRENGTH.md):
   between a colour's units (AYU-6), found by growing all units together one layer at a
   time (single linkage): two regions that overlap after `r` layers are `2r-1` apart, two
   that touch are `2r` apart. The evaluation weighs the two colours' estimates, the
-  mover's tempo, the unit counts and (Master on 9x9, see `GAP_WEIGHT`) the longest edge
-  of each tree.
+  mover's tempo, the clusters each colour has walled in (`CLUSTER_WEIGHT`) and (Master
+  on 9x9, see `GAP_WEIGHT`) the longest edge of each tree.
 * Move ordering: the table's move (tried before the other moves are generated), two
   killer moves per ply, joins, then the history heuristic.
 * `proof_only` makes it Ayu's prover (engine/ai/ayu_prover.py): undecided leaves score 0,
@@ -52,11 +52,16 @@ from engine.bitboard import bits
 from engine.core import Move, Position
 from engine.games.ayu import AyuMove, AyuPosition, flood, targets_keeping_connected
 
-# Evaluation: logit per move of race lead, the mover's tempo (the mover wins a tie, as it
-# joins first), and a small bonus per unit fewer.
+# Evaluation: logit per move of race lead, and the mover's tempo (the mover wins a tie, as
+# it joins first).
 COST_SCALE = 0.35
 TEMPO = 0.5
-UNIT_BONUS = 0.05
+# Logit per cluster (units that cannot reach a friend through empty points, `race`) the
+# opponent has more than the mover: the race counts a walled-in unit as free, but the wall
+# moves on and the unit then has its way to go. `CLUSTER_WEIGHT` is Master's, on the sizes
+# of `MASTER_TERM_SIZES`; the other levels and sizes weigh `PLAIN_CLUSTER_WEIGHT`.
+CLUSTER_WEIGHT = 0.05
+PLAIN_CLUSTER_WEIGHT = 0.05
 # Logit per point of the opponent's longest gap over the mover's: Ayu's race costs are
 # whole moves, so many root moves tie, and which of them the search plays matters (root
 # ties broken at random lost 0-10 to the search's own order). At 1 s a move on 9x9 the
@@ -64,9 +69,10 @@ UNIT_BONUS = 0.05
 # levels below Master leave it out (levels.py), which is what sets Master apart from
 # Strong: more time rarely changes the move Ayu's search picks (STRENGTH.md).
 GAP_WEIGHT = 0.05
-# Board sizes where it helps: on 11x11 it measured 9-11 at 1 s a move against the plain
-# estimate, and Master with it did no better against Strong, so 11x11 goes without.
-GAP_SIZES = frozenset({9})
+# Board sizes where Master's terms (the gap, the cluster weight) are used: on 11x11 the gap
+# term measured 9-11 at 1 s a move against the plain estimate, and Master with it did no
+# better against Strong, so 11x11 goes without.
+MASTER_TERM_SIZES = frozenset({9})
 
 
 def race(stones: int, empty: int, units: list[int], spread: Callable[[int], int]) -> tuple[
@@ -79,7 +85,8 @@ def race(stones: int, empty: int, units: list[int], spread: Callable[[int], int]
 
     `stones` is unused except to say the colour has stones; the regions grow through
     `empty` only, as distances do (AYU-6). Units that cannot reach any friend stay
-    separate clusters and cost nothing (a walled-in unit never needs to move).
+    separate clusters and add nothing to the weight (the evaluation weighs the clusters
+    apart, `CLUSTER_WEIGHT`).
     """
     regions = list(units)
     if len(regions) < 2:
@@ -153,7 +160,7 @@ class AyuSearchSettings:
     max_depth: int = 64
     cost_scale: float = COST_SCALE
     tempo: float = TEMPO
-    unit_bonus: float = UNIT_BONUS
+    cluster_weight: float = CLUSTER_WEIGHT
     # Logit per point of the opponent's longest gap over the mover's (the last of `race`):
     # of two races of equal length, the one without a wide gap to cross is ahead.
     gap_weight: float = GAP_WEIGHT
@@ -212,12 +219,50 @@ def evaluate(position: AyuPosition, settings: AyuSearchSettings | None = None) -
     return _evaluate(position, for_board(settings or AyuSearchSettings(), position), 0)
 
 
+def evaluation_terms(position: Position) -> tuple[float, ...] | None:
+    """The terms the evaluation weighs, in the order of `term_weights`, for fitting them
+    (engine/ai/tuning.py): the race lead, 1 (the tempo), the clusters and the longest gaps
+    (the opponent's less the mover's). None where the race is already decided."""
+    assert isinstance(position, AyuPosition)
+    geo = position.geo
+    spread = geo.spread
+    me = position.turn
+    mine, theirs = position.stones[me], position.stones[me ^ 1]
+    empty = geo.board_mask & ~(mine | theirs)
+    my_cost, my_clusters, my_moves, my_gap = race(mine, empty, units_of(mine, spread), spread)
+    their_cost, their_clusters, their_moves, their_gap = race(
+        theirs, empty, units_of(theirs, spread), spread
+    )
+    if not my_moves or (not their_moves and their_clusters == 1):
+        return None
+    return (
+        float(their_cost - my_cost), 1.0, float(their_clusters - my_clusters),
+        float(their_gap - my_gap),
+    )
+
+
+def term_weights(settings: AyuSearchSettings) -> tuple[float, ...]:
+    """The weights of `evaluation_terms` that `settings` evaluate with (its logit is their
+    weighed sum)."""
+    s = settings
+    return (s.cost_scale, s.cost_scale * s.tempo, s.cluster_weight, s.gap_weight)
+
+
+def settings_of_weights(weights: Sequence[float]) -> AyuSearchSettings:
+    """The settings whose `term_weights` are `weights` (a fit's result)."""
+    cost_scale, tempo_logit, cluster_weight, gap_weight = weights
+    return AyuSearchSettings(
+        cost_scale=cost_scale, tempo=tempo_logit / cost_scale if cost_scale else 0.0,
+        cluster_weight=cluster_weight, gap_weight=gap_weight,
+    )
+
+
 def for_board(settings: AyuSearchSettings, position: AyuPosition) -> AyuSearchSettings:
-    """`settings` as a search of `position` uses them: the gap term only on the board
-    sizes it was measured on (`GAP_SIZES`)."""
-    if settings.gap_weight and position.game.size not in GAP_SIZES:
-        return replace(settings, gap_weight=0.0)
-    return settings
+    """`settings` as a search of `position` uses them: Master's terms (the gap, the cluster
+    weight) only on the board sizes they were measured on (`MASTER_TERM_SIZES`)."""
+    if position.game.size in MASTER_TERM_SIZES:
+        return settings
+    return replace(settings, gap_weight=0.0, cluster_weight=PLAIN_CLUSTER_WEIGHT)
 
 
 def _decided(position: AyuPosition, ply: int) -> int:
@@ -296,18 +341,18 @@ def _evaluate(position: AyuPosition, s: AyuSearchSettings, ply: int) -> int:
     me = position.turn
     mine, theirs = position.stones[me], position.stones[me ^ 1]
     empty = geo.board_mask & ~(mine | theirs)
-    my_cost, my_units, my_moves, my_gap = race(mine, empty, units_of(mine, spread), spread)
+    my_cost, my_clusters, my_moves, my_gap = race(mine, empty, units_of(mine, spread), spread)
     if not my_moves:
         return MATE - ply  # no legal move: the side to move has won (AYU-8)
-    their_cost, their_units, their_moves, their_gap = race(
+    their_cost, their_clusters, their_moves, their_gap = race(
         theirs, empty, units_of(theirs, spread), spread
     )
-    if not their_moves and their_units == 1:
+    if not their_moves and their_clusters == 1:
         # Whatever the mover plays, the opponent is then one unit with no move: it wins.
         return -(MATE - ply - 1)
     score = (
         s.cost_scale * (their_cost - my_cost + s.tempo)
-        + s.unit_bonus * (their_units - my_units)
+        + s.cluster_weight * (their_clusters - my_clusters)
         + s.gap_weight * (their_gap - my_gap)
     )
     return round((1.0 / (1.0 + math.exp(-score)) - 0.5) * 2000)

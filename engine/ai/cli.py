@@ -2,7 +2,7 @@
 
 `search` prints `info …` lines while thinking and `bestmove <move>` last, like a UCI
 engine; `match` prints one line per game, then the totals; `tune` fits the weights of
-Ahayuta's evaluation to self-play results (engine/ai/tuning.py) and prints them.
+Ahayuta's or Ayu's evaluation to self-play results (engine/ai/tuning.py) and prints them.
 """
 
 from __future__ import annotations
@@ -12,12 +12,15 @@ import math
 import random
 import sys
 import time
-from dataclasses import replace
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
 
+from engine.ai.ayu_search import AyuSearchSettings
 from engine.ai.common import Searcher, SearchInfo, SearchLimits, history_keys
 from engine.ai.levels import LEVELS, custom_limits, level_limits, searcher_for
 from engine.ai.match import Contender, GameRecord, contender, record_text, run_match
-from engine.core import EngineError
+from engine.ai.tuning import Terms
+from engine.core import EngineError, Game
 from engine.registry import new_game, parse_position
 
 
@@ -55,8 +58,10 @@ def add_subcommands(commands: argparse._SubParsersAction[argparse.ArgumentParser
     match.set_defaults(run=run_match_command)
 
     tune = commands.add_parser(
-        "tune", help="fit Ahayuta's evaluation weights to self-play results, print them"
+        "tune", help="fit a game's evaluation weights to self-play results, print them"
     )
+    tune.add_argument("--game", choices=TUNABLE, default="ahayuta")
+    tune.add_argument("--size", type=int, default=None)
     tune.add_argument("--games", type=int, default=250)
     tune.add_argument("--seed", type=int, default=1)
     tune.set_defaults(run=run_tune)
@@ -164,18 +169,68 @@ def run_match_command(args: argparse.Namespace) -> int:
     return 0
 
 
+TUNABLE = ("ahayuta", "ayu")
+
+
+@dataclass(frozen=True)
+class _TuningSubject:
+    """What `tune` needs of a game: its terms, the weights it plays with now, the soft
+    players' search (None: the generic alpha-beta) and how to print fitted weights."""
+
+    terms: Terms
+    current: Sequence[float]
+    player: Searcher | None
+    show: Callable[[Sequence[float]], str]
+
+
+def _tuning_subject(game: Game) -> _TuningSubject:
+    if game.name == "ayu":
+        from engine.ai.ayu_search import (
+            AyuSearcher,
+            evaluation_terms,
+            for_board,
+            settings_of_weights,
+            term_weights,
+        )
+        from engine.ai.levels import PLAIN_AYU, SOFT_AYU_ROOT_MARGIN
+        from engine.games.ayu import AyuPosition
+
+        start = game.start()
+        assert isinstance(start, AyuPosition)
+        # Master's weights on this size; the games are played by the levels' plain search.
+        master = for_board(AyuSearcher().settings, start)
+        player = AyuSearcher(replace(PLAIN_AYU, root_margin=SOFT_AYU_ROOT_MARGIN))
+        return _TuningSubject(
+            evaluation_terms, term_weights(master), player,
+            lambda w: _ayu_weights_text(settings_of_weights(w)),
+        )
+    from engine.ai.policies.ahayuta import WEIGHTS, EvalWeights
+    from engine.ai.policies.ahayuta import evaluation_terms as ahayuta_terms
+
+    return _TuningSubject(
+        ahayuta_terms, WEIGHTS, None,
+        lambda w: f"WEIGHTS = {EvalWeights(*(round(x, 2) for x in w))!r}",
+    )
+
+
+def _ayu_weights_text(s: AyuSearchSettings) -> str:
+    return (f"AyuSearchSettings(cost_scale={s.cost_scale:.3f}, tempo={s.tempo:.3f}, "
+            f"cluster_weight={s.cluster_weight:.3f}, gap_weight={s.gap_weight:.3f})")
+
+
 def run_tune(args: argparse.Namespace) -> int:
-    from engine.ai.policies.ahayuta import WEIGHTS, EvalWeights, evaluation_terms
     from engine.ai.tuning import SelfPlay, fit_logistic, log_loss, self_play_rows, split_games
 
     if args.games < 1:
         raise EngineError(f"tuning needs 1 game or more, not {args.games}")
+    game = new_game(args.game, args.size)
+    subject = _tuning_subject(game)
 
     def report(number: int, winner: str | None, plies: int) -> None:
         print(f"game {number + 1}: {winner or 'draw'} in {plies} plies", flush=True)
 
     games = self_play_rows(
-        new_game("ahayuta"), evaluation_terms, SelfPlay(args.games, args.seed), report
+        game, subject.terms, SelfPlay(args.games, args.seed), report, subject.player
     )
     fit, held = split_games(games)
     weights = fit_logistic(fit)
@@ -184,7 +239,6 @@ def run_tune(args: argparse.Namespace) -> int:
     # Under five games nothing is held out: say so rather than pass fitted rows off as new.
     label = "held-out log loss" if held else "log loss on the fitted games (none held out)"
     print(f"{label}: fitted {log_loss(scored, weights):.4f}, "
-          f"current {log_loss(scored, WEIGHTS):.4f}, a coin {math.log(2):.4f}")
-    fitted = EvalWeights(*(round(w, 2) for w in weights))
-    print(f"WEIGHTS = {fitted!r}")
+          f"current {log_loss(scored, subject.current):.4f}, a coin {math.log(2):.4f}")
+    print(subject.show(weights))
     return 0

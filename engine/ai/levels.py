@@ -23,7 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from engine.ai.alphabeta import AlphaBetaSearcher, AlphaBetaSettings
-from engine.ai.ayu_search import AyuSearcher, AyuSearchSettings
+from engine.ai.ayu_search import PLAIN_CLUSTER_WEIGHT, AyuSearcher, AyuSearchSettings
 from engine.ai.common import Searcher, SearchLimits
 from engine.ai.endgame import SOLVER_SHARE, SolverFirstSearcher
 from engine.ai.mcts import MctsSearcher, MctsSettings
@@ -202,14 +202,17 @@ def _prover_reach(game_name: str, workers: int, reach: int | None) -> int | None
 # Root moves this close to the best get exact scores in the generic alpha-beta, for the
 # softened choice of the easy levels (and the soft players that tuning plays).
 SOFT_ROOT_MARGIN = 300
+# The same for Ayu's own alpha-beta (the same ±1000 scale).
+SOFT_AYU_ROOT_MARGIN = 400
 
 # Games whose levels below Master search without part of the evaluation. Ayu: the gap
-# term (ayu_search.GAP_WEIGHT). Ayu's search picks the same move at 1, 2.5 and 5 s in
-# most positions, so Master beat Strong only 12-8 on time alone (STRENGTH.md). Bug: the
+# term (ayu_search.GAP_WEIGHT), and Master's cluster weight where it differs from the
+# plain one (CLUSTER_WEIGHT). Ayu's search picks the same move at 1, 2.5 and 5 s in most
+# positions, so Master beat Strong only 12-8 on time alone (STRENGTH.md). Bug: the
 # implicit minimax term (MCTS_IMPLICIT_MINIMAX), so that the levels below Master play as
 # they were measured against each other and against random play.
 MASTER_ONLY_KNOWLEDGE: frozenset[str] = frozenset({"ayu", "bug"})
-PLAIN_AYU = AyuSearchSettings(gap_weight=0.0)
+PLAIN_AYU = AyuSearchSettings(gap_weight=0.0, cluster_weight=PLAIN_CLUSTER_WEIGHT)
 
 
 def searcher_for(
@@ -299,7 +302,7 @@ def level_limits(
     )
     if temperature > 0 and isinstance(searcher, AyuSearcher):
         # Exact values for the root moves near the best, for the softened choice.
-        searcher = AyuSearcher(replace(searcher.settings, root_margin=400))
+        searcher = AyuSearcher(replace(searcher.settings, root_margin=SOFT_AYU_ROOT_MARGIN))
     elif temperature > 0 and GAME_ENGINE.get(game_name) == "alphabeta" and count == 1:
         searcher = AlphaBetaSearcher(AlphaBetaSettings(root_margin=SOFT_ROOT_MARGIN))
     if temperature > 0:

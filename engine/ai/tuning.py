@@ -1,8 +1,9 @@
 """Fitting an evaluation's weights to game results (logistic regression, "Texel tuning").
 
-The evaluation of a game with a fitted evaluation (so far Ahayuta's) is a weighed sum of
-terms read as the log-odds that the side to move wins. To fit the weights, soft
-alpha-beta players play games against each other from a few random plies; every position
+The evaluation of a game with a fitted evaluation (Ahayuta's, and Ayu's cluster weight) is
+a weighed sum of terms read as the log-odds that the side to move wins. To fit the
+weights, soft alpha-beta players play games against each other from a few random plies
+(the generic alpha-beta, or a game's own, `player`); every position
 they meet becomes a row (its terms, and 1, 0.5 or 0 as the side to move went on to win,
 draw or lose), and Newton's method finds the weights that predict those results best.
 A fifth of the games (chosen by number) is kept out of the fit to report how well the
@@ -20,7 +21,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from engine.ai.alphabeta import AlphaBetaSearcher, AlphaBetaSettings
-from engine.ai.common import SearchLimits
+from engine.ai.common import Searcher, SearchLimits
 from engine.ai.levels import SOFT_ROOT_MARGIN
 from engine.ai.players import SoftenedSearcher
 from engine.core import Game, Position
@@ -44,12 +45,15 @@ class SelfPlay:
 def self_play_rows(
     game: Game, terms: Terms, plan: SelfPlay,
     on_game: Callable[[int, str | None, int], None] | None = None,
+    player: Searcher | None = None,
 ) -> list[list[Row]]:
-    """Per game, the rows of the positions where an AI moved (`terms` None: left out)."""
+    """Per game, the rows of the positions where an AI moved (`terms` None: left out).
+
+    `player` searches the moves before the softened choice: a search with exact root
+    values near the best (a root margin); None is the generic alpha-beta."""
     rng = random.Random(plan.seed)
-    searcher = SoftenedSearcher(
-        AlphaBetaSearcher(AlphaBetaSettings(root_margin=SOFT_ROOT_MARGIN)), plan.temperature
-    )
+    inner = player or AlphaBetaSearcher(AlphaBetaSettings(root_margin=SOFT_ROOT_MARGIN))
+    searcher = SoftenedSearcher(inner, plan.temperature)
     games: list[list[Row]] = []
     for number in range(plan.games):
         position = game.start()

@@ -79,12 +79,21 @@ def test_the_gap_term_prefers_the_race_without_a_wide_gap() -> None:
     assert weighed < plain
 
 
-def test_the_gap_term_is_used_only_on_the_sizes_it_was_measured_on() -> None:
-    from engine.ai.ayu_search import GAP_SIZES, GAP_WEIGHT, _Run
+def test_masters_terms_are_used_only_on_the_sizes_they_were_measured_on() -> None:
+    from engine.ai.ayu_search import (
+        CLUSTER_WEIGHT,
+        GAP_WEIGHT,
+        MASTER_TERM_SIZES,
+        PLAIN_CLUSTER_WEIGHT,
+        _Run,
+    )
     from engine.ai.common import never_stop
 
     for size in (9, 11):
         position = new_game("ayu", size).start()
         assert isinstance(position, AyuPosition)
         run = _Run(AyuSearchSettings(), position, SearchLimits(depth=1), never_stop)
-        assert run.s.gap_weight == (GAP_WEIGHT if size in GAP_SIZES else 0.0)
+        measured = size in MASTER_TERM_SIZES
+        assert run.s.gap_weight == (GAP_WEIGHT if measured else 0.0)
+        assert run.s.cluster_weight == (CLUSTER_WEIGHT if measured else PLAIN_CLUSTER_WEIGHT)
+

@@ -1,4 +1,5 @@
-"""Fitting evaluation weights: the logistic fit, and Ahayuta's terms against its evaluation."""
+"""Fitting evaluation weights: the logistic fit, and Ahayuta's and Ayu's terms against their
+evaluations."""
 
 from __future__ import annotations
 
@@ -8,6 +9,14 @@ import random
 import pytest
 
 from engine.__main__ import main
+from engine.ai.ayu_search import (
+    AyuSearchSettings,
+    evaluate,
+    for_board,
+    settings_of_weights,
+    term_weights,
+)
+from engine.ai.ayu_search import evaluation_terms as ayu_terms
 from engine.ai.policies.ahayuta import (
     WEIGHTS,
     AhayutaPolicy,
@@ -17,6 +26,8 @@ from engine.ai.policies.ahayuta import (
 )
 from engine.ai.tuning import Row, fit_logistic, log_loss, split_games
 from engine.games.ahayuta import AhayutaPosition
+from engine.games.ayu import AyuPosition
+from engine.registry import new_game
 from tests.engine.ai_helpers import random_position
 
 
@@ -73,3 +84,33 @@ def test_cli_tune_prints_fitted_weights(capsys: pytest.CaptureFixture[str]) -> N
     assert "game 1: " in out and "log loss on the fitted games (none held out)" in out
     assert "held-out log loss" not in out
     assert out.strip().splitlines()[-1].startswith("WEIGHTS = EvalWeights(tempo=")
+
+
+def test_the_ayu_terms_weighed_are_the_evaluation() -> None:
+    rng = random.Random(14)
+    compared = 0
+    for size in (9, 11):
+        settings = for_board(AyuSearchSettings(), new_game("ayu", size).start())
+        for plies in range(4, 60, 4):
+            position = random_position("ayu", size, plies, rng)
+            assert isinstance(position, AyuPosition)
+            terms = ayu_terms(position)
+            if position.outcome() is not None or terms is None:
+                continue
+            logit = sum(t * w for t, w in zip(terms, term_weights(settings), strict=True))
+            expected = round((1.0 / (1.0 + math.exp(-logit)) - 0.5) * 2000)
+            assert evaluate(position) == expected
+            compared += 1
+    assert compared > 10
+
+
+def test_fitted_ayu_weights_read_back_as_settings() -> None:
+    weights = term_weights(AyuSearchSettings())
+    assert term_weights(settings_of_weights(weights)) == pytest.approx(weights)
+
+
+def test_cli_tune_fits_ayu_too(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["tune", "--game", "ayu", "--size", "7", "--games", "1", "--seed", "2"]) == 0
+    out = capsys.readouterr().out
+    assert "game 1: " in out and "log loss on the fitted games (none held out)" in out
+    assert out.strip().splitlines()[-1].startswith("AyuSearchSettings(")
