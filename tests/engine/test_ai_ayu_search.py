@@ -6,6 +6,7 @@ import random
 
 from engine.ai.ayu_search import AyuSearcher, AyuSearchSettings, evaluate, race, units_of
 from engine.ai.common import SearchLimits
+from engine.ai.levels import PLAIN_AYU
 from engine.games.ayu import AyuPosition
 from engine.registry import new_game, parse_position
 from tests.engine.ai_helpers import assert_root_values_exact
@@ -97,3 +98,17 @@ def test_masters_terms_are_used_only_on_the_sizes_they_were_measured_on() -> Non
         assert run.s.gap_weight == (GAP_WEIGHT if measured else 0.0)
         assert run.s.cluster_weight == (CLUSTER_WEIGHT if measured else PLAIN_CLUSTER_WEIGHT)
 
+
+
+def test_a_walled_in_unit_counts_against_its_side() -> None:
+    # Black's a9 is walled in by White's a8 and b9, so the race leaves it out: Black's
+    # race is the bottom row's one gap. White, with no stone walled in, has more to join.
+    position = parse_position("ayu 9 bw7/w8/9/9/9/9/9/w1w1w1w1w/b1b6 b")
+    assert isinstance(position, AyuPosition)
+    geo = position.geo
+    own = position.stones[0]
+    empty = geo.board_mask & ~(position.stones[0] | position.stones[1])
+    assert race(own, empty, units_of(own, geo.spread), geo.spread)[:2] == (1, 2)
+    plain = evaluate(position, PLAIN_AYU)
+    master = evaluate(position)
+    assert master < plain
