@@ -3,9 +3,9 @@
 The evaluation of a game with a fitted evaluation (Ahayuta's, and Ayu's cluster weight) is
 a weighed sum of terms read as the log-odds that the side to move wins. To fit the
 weights, soft alpha-beta players play games against each other from a few random plies
-(the generic alpha-beta, or a game's own, `player`); every position
-they meet becomes a row (its terms, and 1, 0.5 or 0 as the side to move went on to win,
-draw or lose), and Newton's method finds the weights that predict those results best.
+(the generic alpha-beta, or a game's own, `player`); every position they meet becomes a
+row (its terms, and 1, 0.5 or 0 as the side to move went on to win, draw or lose), and
+Newton's method finds the weights that predict those results best.
 A fifth of the games (chosen by number) is kept out of the fit to report how well the
 weights predict games they have not seen.
 

@@ -99,7 +99,6 @@ def test_masters_terms_are_used_only_on_the_sizes_they_were_measured_on() -> Non
         assert run.s.cluster_weight == (CLUSTER_WEIGHT if measured else PLAIN_CLUSTER_WEIGHT)
 
 
-
 def test_a_walled_in_unit_counts_against_its_side() -> None:
     # Black's a9 is walled in by White's a8 and b9, so the race leaves it out: Black's
     # race is the bottom row's one gap. White, with no stone walled in, has more to join.
