@@ -232,21 +232,11 @@ def evaluation_terms(position: Position) -> tuple[float, ...] | None:
     (engine/ai/tuning.py): the race lead, 1 (the tempo), the clusters and the longest gaps
     (the opponent's less the mover's). None where the race is already decided."""
     assert isinstance(position, AyuPosition)
-    geo = position.geo
-    spread = geo.spread
-    me = position.turn
-    mine, theirs = position.stones[me], position.stones[me ^ 1]
-    empty = geo.board_mask & ~(mine | theirs)
-    my_cost, my_clusters, my_moves, my_gap = race(mine, empty, units_of(mine, spread), spread)
-    their_cost, their_clusters, their_moves, their_gap = race(
-        theirs, empty, units_of(theirs, spread), spread
-    )
-    if not my_moves or (not their_moves and their_clusters == 1):
+    differences = _race_differences(position, 0)
+    if isinstance(differences, int):
         return None
-    return (
-        float(their_cost - my_cost), 1.0, float(their_clusters - my_clusters),
-        float(their_gap - my_gap),
-    )
+    lead, clusters, gap = differences
+    return (float(lead), 1.0, float(clusters), float(gap))
 
 
 def term_weights(settings: AyuSearchSettings) -> tuple[float, ...]:
@@ -343,7 +333,10 @@ def any_pair_reachable(units: list[int], empty: int, spread: Callable[[int], int
         regions = grown
 
 
-def _evaluate(position: AyuPosition, s: AyuSearchSettings, ply: int) -> int:
+def _race_differences(position: AyuPosition, ply: int) -> int | tuple[int, int, int]:
+    """Both colours' races (`race`) as the evaluation reads them: a decided score where
+    they already decide the game, else the opponent's less the mover's race weight,
+    clusters and longest gap."""
     geo = position.geo
     spread = geo.spread
     me = position.turn
@@ -358,11 +351,15 @@ def _evaluate(position: AyuPosition, s: AyuSearchSettings, ply: int) -> int:
     if not their_moves and their_clusters == 1:
         # Whatever the mover plays, the opponent is then one unit with no move: it wins.
         return -(MATE - ply - 1)
-    score = (
-        s.cost_scale * (their_cost - my_cost + s.tempo)
-        + s.cluster_weight * (their_clusters - my_clusters)
-        + s.gap_weight * (their_gap - my_gap)
-    )
+    return their_cost - my_cost, their_clusters - my_clusters, their_gap - my_gap
+
+
+def _evaluate(position: AyuPosition, s: AyuSearchSettings, ply: int) -> int:
+    differences = _race_differences(position, ply)
+    if isinstance(differences, int):
+        return differences
+    lead, clusters, gap = differences
+    score = s.cost_scale * (lead + s.tempo) + s.cluster_weight * clusters + s.gap_weight * gap
     return round((1.0 / (1.0 + math.exp(-score)) - 0.5) * 2000)
 
 
