@@ -198,7 +198,7 @@ def _tuning_subject(game: Game) -> _TuningSubject:
         start = game.start()
         assert isinstance(start, AyuPosition)
         # Master's weights on this size; the games are played by the levels' plain search.
-        master = for_board(AyuSearcher().settings, start)
+        master = for_board(AyuSearchSettings(), start)
         player = AyuSearcher(replace(PLAIN_AYU, root_margin=SOFT_AYU_ROOT_MARGIN))
         return _TuningSubject(
             evaluation_terms, term_weights(master), player,

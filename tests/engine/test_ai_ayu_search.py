@@ -104,10 +104,7 @@ def test_a_walled_in_unit_counts_against_its_side() -> None:
     # race is the bottom row's one gap. White, with no stone walled in, has more to join.
     position = parse_position("ayu 9 bw7/w8/9/9/9/9/9/w1w1w1w1w/b1b6 b")
     assert isinstance(position, AyuPosition)
-    geo = position.geo
-    own = position.stones[0]
-    empty = geo.board_mask & ~(position.stones[0] | position.stones[1])
-    assert race(own, empty, units_of(own, geo.spread), geo.spread)[:2] == (1, 2)
+    assert _black_race(position)[:2] == (1, 2)
     plain = evaluate(position, PLAIN_AYU)
     master = evaluate(position)
     assert master < plain
