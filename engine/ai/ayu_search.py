@@ -12,7 +12,8 @@ What differs from `engine.ai.alphabeta` (measurements in engine/ai/STRENGTH.md):
   that touch are `2r` apart. The evaluation weighs the two colours' estimates, the
   mover's tempo, the clusters each colour has walled in (weighed as fitted by Master on
   9x9, see `CLUSTER_WEIGHT`) and (Master on 9x9, see `GAP_WEIGHT`) the longest edge of
-  each tree.
+  each tree, and (Master on 9x9, see `CONTESTED_WEIGHT`) how much longer each race gets
+  where the other colour's joining points are closed.
 * Move ordering: the table's move (tried before the other moves are generated), two
   killer moves per ply, joins, then the history heuristic.
 * `proof_only` makes it Ayu's prover (engine/ai/ayu_prover.py): undecided leaves score 0,
@@ -76,10 +77,20 @@ PLAIN_CLUSTER_WEIGHT = 0.05
 # levels below Master leave it out (levels.py), which is what sets Master apart from
 # Strong: more time rarely changes the move Ayu's search picks (STRENGTH.md).
 GAP_WEIGHT = 0.05
-# Board sizes where Master's terms (the gap, the cluster weight) are used: on 11x11 the gap
-# term measured 9-11 at 1 s a move against the plain estimate, and Master with it did no
-# better against Strong, so 11x11 goes without (and the cluster weight was fitted and
-# measured on 9x9 only).
+# Logit per move of race, and per cluster, that a colour loses where the other colour's
+# joining points (`joining_points`) are closed: the race counts paths through the points
+# where the enemy's units are about to join, and the enemy fills them as it joins up. In
+# lost games the race showed Master well ahead through such a point a few plies before the
+# deeper search saw the wall (STRENGTH.md, "Contested points"). Fitted beside the other
+# terms to 4,455 positions of soft self-play (0.145 and 0.33 against 0.45 a move of race,
+# scaled to `COST_SCALE`); at 1 s a move Master's searcher with the term beat the one
+# without 29-11.
+CONTESTED_WEIGHT = 0.11
+CONTESTED_CLUSTER_WEIGHT = 0.25
+# Board sizes where Master's terms (the gap, the cluster weight, the contested points) are
+# used: on 11x11 the gap term measured 9-11 at 1 s a move against the plain estimate, and
+# Master with it did no better against Strong, so 11x11 goes without (and the other terms
+# were fitted and measured on 9x9 only).
 MASTER_TERM_SIZES = frozenset({9})
 
 
@@ -172,6 +183,10 @@ class AyuSearchSettings:
     # Logit per point of the opponent's longest gap over the mover's (the last of `race`):
     # of two races of equal length, the one without a wide gap to cross is ahead.
     gap_weight: float = GAP_WEIGHT
+    # Logits per move of race and per cluster that a colour's race grows by where the
+    # other colour's joining points are closed (the opponent's growth less the mover's).
+    contested_weight: float = CONTESTED_WEIGHT
+    contested_cluster_weight: float = CONTESTED_CLUSTER_WEIGHT
     # Root moves within this many score points of the best get exact scores (not just
     # alpha-beta bounds), so that a softened choice (the easy levels) sees their real
     # values; 0 for full strength.
@@ -229,38 +244,48 @@ def evaluate(position: AyuPosition, settings: AyuSearchSettings | None = None) -
 
 def evaluation_terms(position: Position) -> tuple[float, ...] | None:
     """The terms the evaluation weighs, in the order of `term_weights`, for fitting them
-    (engine/ai/tuning.py): the race lead, 1 (the tempo), the clusters and the longest gaps
-    (the opponent's less the mover's). None where the race is already decided."""
+    (engine/ai/tuning.py): the race lead, 1 (the tempo), the clusters, the longest gaps,
+    and the race and clusters the contested points add (each the opponent's less the
+    mover's). None where the race is already decided."""
     assert isinstance(position, AyuPosition)
-    differences = _race_differences(position, 0)
+    differences = _race_differences(position, 0, contested=True)
     if isinstance(differences, int):
         return None
-    lead, clusters, gap = differences
-    return (float(lead), 1.0, float(clusters), float(gap))
+    return (float(differences[0]), 1.0, *map(float, differences[1:]))
 
 
 def term_weights(settings: AyuSearchSettings) -> tuple[float, ...]:
     """The weights of `evaluation_terms` that `settings` evaluate with (its logit is their
     weighed sum)."""
     s = settings
-    return (s.cost_scale, s.cost_scale * s.tempo, s.cluster_weight, s.gap_weight)
+    return (
+        s.cost_scale, s.cost_scale * s.tempo, s.cluster_weight, s.gap_weight,
+        s.contested_weight, s.contested_cluster_weight,
+    )
 
 
 def settings_of_weights(weights: Sequence[float]) -> AyuSearchSettings:
     """The settings whose `term_weights` are `weights` (a fit's result)."""
-    cost_scale, tempo_logit, cluster_weight, gap_weight = weights
+    cost_scale, tempo_logit, cluster_weight, gap_weight, contested, contested_clusters = (
+        weights
+    )
     return AyuSearchSettings(
         cost_scale=cost_scale, tempo=tempo_logit / cost_scale if cost_scale else 0.0,
-        cluster_weight=cluster_weight, gap_weight=gap_weight,
+        cluster_weight=cluster_weight, gap_weight=gap_weight, contested_weight=contested,
+        contested_cluster_weight=contested_clusters,
     )
 
 
 def for_board(settings: AyuSearchSettings, position: AyuPosition) -> AyuSearchSettings:
     """`settings` as a search of `position` uses them: Master's terms (the gap, the cluster
-    weight) only on the board sizes they were measured on (`MASTER_TERM_SIZES`)."""
+    weight, the contested points) only on the board sizes they were measured on
+    (`MASTER_TERM_SIZES`)."""
     if position.game.size in MASTER_TERM_SIZES:
         return settings
-    return replace(settings, gap_weight=0.0, cluster_weight=PLAIN_CLUSTER_WEIGHT)
+    return replace(
+        settings, gap_weight=0.0, cluster_weight=PLAIN_CLUSTER_WEIGHT, contested_weight=0.0,
+        contested_cluster_weight=0.0,
+    )
 
 
 def _decided(position: AyuPosition, ply: int) -> int:
@@ -333,33 +358,66 @@ def any_pair_reachable(units: list[int], empty: int, spread: Callable[[int], int
         regions = grown
 
 
-def _race_differences(position: AyuPosition, ply: int) -> int | tuple[int, int, int]:
+def joining_points(units: list[int], empty: int, spread: Callable[[int], int]) -> int:
+    """The empty points next to two or more of `units`: where their colour joins units
+    in one move, and so the points it is about to fill."""
+    once = twice = 0
+    for unit in units:
+        around = spread(unit) & empty
+        twice |= once & around
+        once |= around
+    return twice
+
+
+def _race_differences(
+    position: AyuPosition, ply: int, contested: bool = False
+) -> int | tuple[int, int, int, int, int]:
     """Both colours' races (`race`) as the evaluation reads them: a decided score where
     they already decide the game, else the opponent's less the mover's race weight,
-    clusters and longest gap."""
+    clusters and longest gap, and (if `contested`, else zeros) the race weight and
+    clusters each race gains where the other colour's joining points are closed."""
     geo = position.geo
     spread = geo.spread
     me = position.turn
     mine, theirs = position.stones[me], position.stones[me ^ 1]
     empty = geo.board_mask & ~(mine | theirs)
-    my_cost, my_clusters, my_moves, my_gap = race(mine, empty, units_of(mine, spread), spread)
+    my_units = units_of(mine, spread)
+    my_cost, my_clusters, my_moves, my_gap = race(mine, empty, my_units, spread)
     if not my_moves:
         return MATE - ply  # no legal move: the side to move has won (AYU-8)
+    their_units = units_of(theirs, spread)
     their_cost, their_clusters, their_moves, their_gap = race(
-        theirs, empty, units_of(theirs, spread), spread
+        theirs, empty, their_units, spread
     )
     if not their_moves and their_clusters == 1:
         # Whatever the mover plays, the opponent is then one unit with no move: it wins.
         return -(MATE - ply - 1)
-    return their_cost - my_cost, their_clusters - my_clusters, their_gap - my_gap
+    lead = their_cost - my_cost
+    clusters = their_clusters - my_clusters
+    if not contested:
+        return lead, clusters, their_gap - my_gap, 0, 0
+    my_closed, my_closed_clusters, _, _ = race(
+        mine, empty & ~joining_points(their_units, empty, spread), my_units, spread
+    )
+    their_closed, their_closed_clusters, _, _ = race(
+        theirs, empty & ~joining_points(my_units, empty, spread), their_units, spread
+    )
+    return (
+        lead, clusters, their_gap - my_gap,
+        their_closed - my_closed - lead,
+        their_closed_clusters - my_closed_clusters - clusters,
+    )
 
 
 def _evaluate(position: AyuPosition, s: AyuSearchSettings, ply: int) -> int:
-    differences = _race_differences(position, ply)
+    differences = _race_differences(
+        position, ply, contested=bool(s.contested_weight or s.contested_cluster_weight)
+    )
     if isinstance(differences, int):
         return differences
-    lead, clusters, gap = differences
+    lead, clusters, gap, contested, contested_clusters = differences
     score = s.cost_scale * (lead + s.tempo) + s.cluster_weight * clusters + s.gap_weight * gap
+    score += s.contested_weight * contested + s.contested_cluster_weight * contested_clusters
     return round((1.0 / (1.0 + math.exp(-score)) - 0.5) * 2000)
 
 

@@ -215,7 +215,9 @@ def _tuning_subject(game: Game) -> _TuningSubject:
 
 def _ayu_weights_text(s: AyuSearchSettings) -> str:
     return (f"AyuSearchSettings(cost_scale={s.cost_scale:.3f}, tempo={s.tempo:.3f}, "
-            f"cluster_weight={s.cluster_weight:.3f}, gap_weight={s.gap_weight:.3f})")
+            f"cluster_weight={s.cluster_weight:.3f}, gap_weight={s.gap_weight:.3f}, "
+            f"contested_weight={s.contested_weight:.3f}, "
+            f"contested_cluster_weight={s.contested_cluster_weight:.3f})")
 
 
 def run_tune(args: argparse.Namespace) -> int:

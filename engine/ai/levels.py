@@ -11,7 +11,8 @@ custom time with two workers gets, not yet a level).
 The easy levels search a little, then choose softly among the top candidates
 (`SoftenedSearcher`), so their mistakes look human rather than random.
 Where time alone barely sets Master apart, the levels below it search with less
-knowledge (`MASTER_ONLY_KNOWLEDGE`; Ayu's gap term and fitted cluster weight, on 9x9).
+knowledge (`MASTER_ONLY_KNOWLEDGE`; Ayu's gap term, fitted cluster weight and contested
+points, on 9x9).
 
 Which searcher each game uses, and how every level measured against random play, the
 level below and plain UCT, is recorded with the commands and seeds in `STRENGTH.md` next to
@@ -206,13 +207,17 @@ SOFT_ROOT_MARGIN = 300
 SOFT_AYU_ROOT_MARGIN = 400
 
 # Games whose levels below Master search without part of the evaluation. Ayu: the gap
-# term (ayu_search.GAP_WEIGHT) and the fitted cluster weight (CLUSTER_WEIGHT). Ayu's
+# term (ayu_search.GAP_WEIGHT), the fitted cluster weight (CLUSTER_WEIGHT) and the
+# contested points (CONTESTED_WEIGHT). Ayu's
 # search picks the same move at 1, 2.5 and 5 s in most positions, so Master beat Strong
 # only 12-8 on time alone (STRENGTH.md). Bug: the implicit minimax term
 # (MCTS_IMPLICIT_MINIMAX), so that the levels below Master play as they were measured
 # against each other and against random play.
 MASTER_ONLY_KNOWLEDGE: frozenset[str] = frozenset({"ayu", "bug"})
-PLAIN_AYU = AyuSearchSettings(gap_weight=0.0, cluster_weight=PLAIN_CLUSTER_WEIGHT)
+PLAIN_AYU = AyuSearchSettings(
+    gap_weight=0.0, cluster_weight=PLAIN_CLUSTER_WEIGHT, contested_weight=0.0,
+    contested_cluster_weight=0.0,
+)
 
 
 def searcher_for(

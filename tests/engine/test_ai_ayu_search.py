@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 from engine.ai.ayu_search import AyuSearcher, AyuSearchSettings, evaluate, race, units_of
 from engine.ai.common import SearchLimits
 from engine.ai.levels import PLAIN_AYU
+from engine.bitboard import bits
 from engine.games.ayu import AyuPosition
 from engine.registry import new_game, parse_position
 from tests.engine.ai_helpers import assert_root_values_exact
@@ -83,6 +85,8 @@ def test_the_gap_term_prefers_the_race_without_a_wide_gap() -> None:
 def test_masters_terms_are_used_only_on_the_sizes_they_were_measured_on() -> None:
     from engine.ai.ayu_search import (
         CLUSTER_WEIGHT,
+        CONTESTED_CLUSTER_WEIGHT,
+        CONTESTED_WEIGHT,
         GAP_WEIGHT,
         MASTER_TERM_SIZES,
         PLAIN_CLUSTER_WEIGHT,
@@ -97,6 +101,10 @@ def test_masters_terms_are_used_only_on_the_sizes_they_were_measured_on() -> Non
         measured = size in MASTER_TERM_SIZES
         assert run.s.gap_weight == (GAP_WEIGHT if measured else 0.0)
         assert run.s.cluster_weight == (CLUSTER_WEIGHT if measured else PLAIN_CLUSTER_WEIGHT)
+        assert run.s.contested_weight == (CONTESTED_WEIGHT if measured else 0.0)
+        assert run.s.contested_cluster_weight == (
+            CONTESTED_CLUSTER_WEIGHT if measured else 0.0
+        )
 
 
 def test_a_walled_in_unit_counts_against_its_side() -> None:
@@ -108,3 +116,23 @@ def test_a_walled_in_unit_counts_against_its_side() -> None:
     plain = evaluate(position, PLAIN_AYU)
     master = evaluate(position)
     assert master < plain
+
+
+def test_a_race_through_the_enemys_joining_points_counts_against_it() -> None:
+    # Black's e1 and e5 are 3 apart through e2-e4, the points where White's two walls
+    # join; with them closed Black goes round by c1-c5 (7). White's race has no such point.
+    from engine.ai.ayu_search import evaluation_terms, joining_points
+
+    position = parse_position("ayu 9 9/9/9/9/4b4/3w1w3/3w1w3/3w1w3/4b4 b")
+    assert isinstance(position, AyuPosition)
+    geo = position.geo
+    white = position.stones[1]
+    empty = geo.board_mask & ~(position.stones[0] | white)
+    column_e = {geo.cell("e2"), geo.cell("e3"), geo.cell("e4")}
+    assert set(bits(joining_points(units_of(white, geo.spread), empty, geo.spread))) == column_e
+    terms = evaluation_terms(position)
+    assert terms is not None
+    lead, _, _, _, contested, contested_clusters = terms
+    assert (lead, contested, contested_clusters) == (-2, -4, 0)
+    blind = replace(AyuSearchSettings(), contested_weight=0.0, contested_cluster_weight=0.0)
+    assert evaluate(position) < evaluate(position, blind)
