@@ -84,7 +84,8 @@ GAP_WEIGHT = 0.05
 # deeper search saw the wall (STRENGTH.md, "Contested points"). Fitted beside the other
 # terms to 4,455 positions of soft self-play (0.145 and 0.33 against 0.45 a move of race,
 # scaled to `COST_SCALE`); at 1 s a move Master's searcher with the term beat the one
-# without 29-11.
+# without 29-11, and Master with it beat Strong 16-4 where it had gone 13-7, and UCT 18-2
+# where it had gone 17-3, on the same openings. It costs speed: two more races a leaf.
 CONTESTED_WEIGHT = 0.11
 CONTESTED_CLUSTER_WEIGHT = 0.25
 # Board sizes where Master's terms (the gap, the cluster weight, the contested points) are
