@@ -441,6 +441,7 @@ class _Run(TableReporting):
         self.table: TranspositionTable = {} if table is None else table
         self.killers: dict[int, list[Move]] = {}
         self.history: dict[Move, int] = {}
+        self.leaves: dict[int, int] = {}  # `_leaf`'s scores by position key, as `to_table`
         self.nodes = 0
         self.clock = Clock()
         self.deadline = None if limits.time is None else self.clock.began + limits.time
@@ -513,7 +514,7 @@ class _Run(TableReporting):
         if depth <= 0:
             if self.s.proof_only:
                 return _decided(position, ply)
-            return _evaluate(position, self.s, ply)
+            return self._leaf(ply)
         if self.s.proof_only and depth <= 2:
             if depth == 1:
                 return self._last_move(alpha, beta, ply)
@@ -564,6 +565,18 @@ class _Run(TableReporting):
         flag = UPPER if best <= original_alpha else LOWER if best >= beta else EXACT
         self.table[key] = (depth, to_table(best, ply), flag, best_move)
         return best
+
+    def _leaf(self, ply: int) -> int:
+        """`_evaluate`, remembered by position for the rest of this search: about a
+        quarter of the leaves repeat a position met in another order, and the evaluation
+        (four races with the contested points) is most of a leaf's cost."""
+        key = self.position.key()
+        stored = self.leaves.get(key)
+        if stored is None:
+            score = _evaluate(self.position, self.s, ply)
+            self.leaves[key] = to_table(score, ply)
+            return score
+        return from_table(stored, ply)
 
     def _last_move(self, alpha: int, beta: int, ply: int) -> int:
         """A proof search's last ply: the mover wins with it only by joining all its units

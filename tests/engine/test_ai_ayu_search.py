@@ -136,3 +136,23 @@ def test_a_race_through_the_enemys_joining_points_counts_against_it() -> None:
     assert (lead, contested, contested_clusters) == (-2, -4, 0)
     blind = replace(AyuSearchSettings(), contested_weight=0.0, contested_cluster_weight=0.0)
     assert evaluate(position) < evaluate(position, blind)
+
+
+def test_a_remembered_leaf_scores_as_a_fresh_one_at_any_ply() -> None:
+    # The leaf scores a search keeps by position must not keep the ply a decided score
+    # was found at: a win is worth less the later it comes.
+    from engine.ai.ayu_search import _evaluate, _Run
+    from engine.ai.common import never_stop
+
+    rng = random.Random(3)
+    position = new_game("ayu", 9).start()
+    assert isinstance(position, AyuPosition)
+    run = _Run(AyuSearchSettings(), position, SearchLimits(depth=1), never_stop)
+    decided = 0
+    while position.outcome() is None:
+        for ply in (2, 5, 2):
+            assert run._leaf(ply) == _evaluate(position, run.s, ply)
+        decided += abs(_evaluate(position, run.s, 0)) > 1000
+        moves = position.legal_moves()
+        position.push(moves[rng.randrange(len(moves))])
+    assert decided  # the game's last positions were decided ones
