@@ -283,6 +283,12 @@ def for_board(settings: AyuSearchSettings, position: AyuPosition) -> AyuSearchSe
     (`MASTER_TERM_SIZES`)."""
     if position.game.size in MASTER_TERM_SIZES:
         return settings
+    return without_master_terms(settings)
+
+
+def without_master_terms(settings: AyuSearchSettings) -> AyuSearchSettings:
+    """`settings` without Master's terms: the evaluation the levels below Master use
+    (levels.PLAIN_AYU) and every level uses off `MASTER_TERM_SIZES`."""
     return replace(
         settings, gap_weight=0.0, cluster_weight=PLAIN_CLUSTER_WEIGHT, contested_weight=0.0,
         contested_cluster_weight=0.0,

@@ -24,7 +24,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from engine.ai.alphabeta import AlphaBetaSearcher, AlphaBetaSettings
-from engine.ai.ayu_search import PLAIN_CLUSTER_WEIGHT, AyuSearcher, AyuSearchSettings
+from engine.ai.ayu_search import AyuSearcher, AyuSearchSettings, without_master_terms
 from engine.ai.common import Searcher, SearchLimits
 from engine.ai.endgame import SOLVER_SHARE, SolverFirstSearcher
 from engine.ai.mcts import MctsSearcher, MctsSettings
@@ -208,16 +208,12 @@ SOFT_AYU_ROOT_MARGIN = 400
 
 # Games whose levels below Master search without part of the evaluation. Ayu: the gap
 # term (ayu_search.GAP_WEIGHT), the fitted cluster weight (CLUSTER_WEIGHT) and the
-# contested points (CONTESTED_WEIGHT). Ayu's
-# search picks the same move at 1, 2.5 and 5 s in most positions, so Master beat Strong
-# only 12-8 on time alone (STRENGTH.md). Bug: the implicit minimax term
-# (MCTS_IMPLICIT_MINIMAX), so that the levels below Master play as they were measured
-# against each other and against random play.
+# contested points (CONTESTED_WEIGHT). Ayu's search picks the same move at 1, 2.5 and 5 s
+# in most positions, so Master beat Strong only 12-8 on time alone (STRENGTH.md). Bug: the
+# implicit minimax term (MCTS_IMPLICIT_MINIMAX), so that the levels below Master play as
+# they were measured against each other and against random play.
 MASTER_ONLY_KNOWLEDGE: frozenset[str] = frozenset({"ayu", "bug"})
-PLAIN_AYU = AyuSearchSettings(
-    gap_weight=0.0, cluster_weight=PLAIN_CLUSTER_WEIGHT, contested_weight=0.0,
-    contested_cluster_weight=0.0,
-)
+PLAIN_AYU = without_master_terms(AyuSearchSettings())
 
 
 def searcher_for(
