@@ -15,7 +15,8 @@ What differs from `engine.ai.alphabeta` (measurements in engine/ai/STRENGTH.md):
   each tree, and (Master on 9x9, see `CONTESTED_WEIGHT`) how much longer each race gets
   where the other colour's joining points are closed.
 * Move ordering: the table's move (tried before the other moves are generated), two
-  killer moves per ply, joins, then the history heuristic.
+  killer moves per ply, joins, then the history heuristic. Optionally (`late_moves`, off
+  at every level) the moves after the first with null windows, the late ones shallower.
 * `proof_only` makes it Ayu's prover (engine/ai/ayu_prover.py): undecided leaves score 0,
   and the last two plies look only at joins of all a side's units (`joining_all`).
 """
@@ -198,6 +199,14 @@ class AyuSearchSettings:
     # A proof search (engine/ai/ayu_prover.py): every undecided leaf scores 0, so only
     # forced wins and losses count, and the search prunes far more and goes deeper.
     proof_only: bool = False
+    # Principal variation search with late move reductions: every move after the first is
+    # asked first with a null window whether it beats alpha; at depth 3 and more, the
+    # moves after the first `late_moves` (killers excepted) are asked a ply shallower (two
+    # after three times as many). 0: neither. Off at every level: with 4, Master's
+    # searcher went a ply or two deeper and beat the one without 33-27 at 1 s a move,
+    # Master beat UCT 37-3 and Strong 14-6, where it goes 36-4 and 16-4 without; no
+    # better (STRENGTH.md, "Late move reductions").
+    late_moves: int = 0
 
 
 class _StoppedError(Exception):
@@ -287,11 +296,11 @@ def for_board(settings: AyuSearchSettings, position: AyuPosition) -> AyuSearchSe
 
 
 def without_master_terms(settings: AyuSearchSettings) -> AyuSearchSettings:
-    """`settings` without Master's terms: the evaluation the levels below Master use
-    (levels.PLAIN_AYU) and every level uses off `MASTER_TERM_SIZES`."""
+    """`settings` without Master's terms and late move reductions: the search the levels
+    below Master use (levels.PLAIN_AYU) and every level uses off `MASTER_TERM_SIZES`."""
     return replace(
         settings, gap_weight=0.0, cluster_weight=PLAIN_CLUSTER_WEIGHT, contested_weight=0.0,
-        contested_cluster_weight=0.0,
+        contested_cluster_weight=0.0, late_moves=0,
     )
 
 
@@ -557,10 +566,21 @@ class _Run(TableReporting):
                 return MATE - ply  # the side to move has no move: it wins (AYU-8)
             if len(moves) > 1:
                 moves = self._ordered(moves, ply, hint)
+            late = self.s.late_moves
+            tried = 0 if first is None else 1
             for move in moves:
                 if move == first:
                     continue
-                score = -self._child(move, depth - 1, -beta, -alpha, ply + 1)
+                tried += 1
+                if not late or tried == 1:
+                    score = -self._child(move, depth - 1, -beta, -alpha, ply + 1)
+                elif depth >= 3 and tried > late and move not in self.killers.get(ply, ()):
+                    reduction = 2 if tried > 3 * late else 1
+                    score = self._scout(move, depth, alpha, beta, ply, reduction)
+                elif beta - alpha > 1:
+                    score = self._scout(move, depth, alpha, beta, ply, 0)
+                else:
+                    score = -self._child(move, depth - 1, -beta, -alpha, ply + 1)
                 if score > best:
                     best, best_move = score, move
                     if score > alpha:
@@ -571,6 +591,17 @@ class _Run(TableReporting):
         flag = UPPER if best <= original_alpha else LOWER if best >= beta else EXACT
         self.table[key] = (depth, to_table(best, ply), flag, best_move)
         return best
+
+    def _scout(
+        self, move: Move, depth: int, alpha: int, beta: int, ply: int, reduction: int
+    ) -> int:
+        """A later move's score with `late_moves`: asked first with a null window (and
+        `reduction` plies less) whether it beats alpha, as a move ordered after the first
+        rarely does; searched again in full only if it does."""
+        score = -self._child(move, depth - 1 - reduction, -alpha - 1, -alpha, ply + 1)
+        if score > alpha and (reduction or score < beta):
+            score = -self._child(move, depth - 1, -beta, -alpha, ply + 1)
+        return score
 
     def _leaf(self, ply: int) -> int:
         """`_evaluate`, remembered by position for the rest of this search: about a
