@@ -8,6 +8,7 @@ import pytest
 
 from engine.ai.common import Searcher, SearchLimits
 from engine.core import Position
+from engine.games.ayu import AyuPosition
 from engine.registry import game_names, new_game
 
 # One board per game (the smallest shipped size keeps the tests fast).
@@ -39,6 +40,18 @@ def random_position(name: str, size: int, plies: int, rng: random.Random) -> Pos
             position.pop()
             break
     return position
+
+
+def random_ayu_positions(size: int, count: int, seed: int) -> list[AyuPosition]:
+    """`count` Ayu positions a few random moves to a few dozen in, none of them over."""
+    rng = random.Random(seed)
+    found: list[AyuPosition] = []
+    while len(found) < count:
+        position = random_position("ayu", size, rng.randrange(2, 4 * size), rng)
+        if position.outcome() is None:
+            assert isinstance(position, AyuPosition)
+            found.append(position)
+    return found
 
 
 def settled_bug_positions(count: int, seed: str, first_ply: int = 10) -> list[Position]:

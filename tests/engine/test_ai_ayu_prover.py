@@ -21,24 +21,13 @@ from engine.ai.parallel import AYU_PAIR, ParallelSearcher, _WorkerReport
 from engine.ai.search_scores import MATE_ZONE
 from engine.games.ayu import AyuPosition
 from engine.registry import new_game, parse_position
-from tests.engine.ai_helpers import random_position, solve
-
-
-def _random_ayu(size: int, count: int, seed: int) -> list[AyuPosition]:
-    rng = random.Random(seed)
-    found: list[AyuPosition] = []
-    while len(found) < count:
-        position = random_position("ayu", size, rng.randrange(2, 4 * size), rng)
-        if position.outcome() is None:
-            assert isinstance(position, AyuPosition)
-            found.append(position)
-    return found
+from tests.engine.ai_helpers import random_ayu_positions, random_position, solve
 
 
 def test_any_pair_reachable_says_what_the_race_says() -> None:
     walled = parse_position("ayu 5 bw3/w4/5/5/4b b")  # black's a5 is walled in by white
     assert isinstance(walled, AyuPosition)
-    positions = [walled, *_random_ayu(5, 40, 1), *_random_ayu(9, 40, 2)]
+    positions = [walled, *random_ayu_positions(5, 40, 1), *random_ayu_positions(9, 40, 2)]
     for position in positions:
         spread = position.geo.spread
         for colour in (0, 1):
@@ -55,7 +44,11 @@ def test_any_pair_reachable_says_what_the_race_says() -> None:
 
 def test_joining_all_finds_every_move_that_leaves_one_unit() -> None:
     found = 0
-    for position in _random_ayu(5, 80, 5) + _random_ayu(7, 60, 6) + _random_ayu(9, 40, 12):
+    positions = (
+        random_ayu_positions(5, 80, 5) + random_ayu_positions(7, 60, 6)
+        + random_ayu_positions(9, 40, 12)
+    )
+    for position in positions:
         me = position.turn
         expected = set()
         for move in position.rule_moves():
@@ -71,7 +64,7 @@ def test_joining_all_finds_every_move_that_leaves_one_unit() -> None:
 
 def test_the_proof_leaf_keeps_only_the_decided_scores_of_the_evaluation() -> None:
     settings = AyuSearchSettings()
-    for position in _random_ayu(5, 60, 3) + _random_ayu(7, 30, 4):
+    for position in random_ayu_positions(5, 60, 3) + random_ayu_positions(7, 30, 4):
         full = _evaluate(position, settings, 3)
         expected = full if abs(full) >= MATE_ZONE else 0
         assert _decided(position, 3) == expected, position.to_text()
@@ -82,7 +75,7 @@ def test_proofs_agree_with_exhaustive_search() -> None:
     within a ply less than the prover's depth the prover settles too: its last two plies
     look only for joins, so a forced walling-in there waits for the next depth."""
     proved = 0
-    for position in _random_ayu(5, 30, 7):
+    for position in random_ayu_positions(5, 30, 7):
         result = AyuProver().search(position, [], SearchLimits(depth=6))
         got = None if result.proven_result is None else (
             result.proven_result, result.proven_plies
@@ -101,7 +94,7 @@ def test_proofs_agree_with_exhaustive_search() -> None:
 
 def test_the_prover_lists_the_root_moves_it_proves_lost() -> None:
     checked = 0
-    for position in _random_ayu(5, 40, 8):
+    for position in random_ayu_positions(5, 40, 8):
         result = AyuProver().search(position, [], SearchLimits(depth=6))
         if result.proven_result == 1:
             continue

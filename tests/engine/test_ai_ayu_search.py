@@ -11,7 +11,7 @@ from engine.ai.levels import PLAIN_AYU
 from engine.bitboard import bits
 from engine.games.ayu import AyuPosition
 from engine.registry import new_game, parse_position
-from tests.engine.ai_helpers import assert_root_values_exact, random_position, solve
+from tests.engine.ai_helpers import assert_root_values_exact, random_ayu_positions, solve
 
 E_A7 = "ayu 5 2w2/5/bb1bb/1b1b1/2w2 b"
 
@@ -163,21 +163,10 @@ def test_a_remembered_leaf_scores_as_a_fresh_one_at_any_ply() -> None:
     assert decided  # the game's last positions were decided ones
 
 
-def _random_ayu(size: int, count: int, seed: int) -> list[AyuPosition]:
-    rng = random.Random(seed)
-    found: list[AyuPosition] = []
-    while len(found) < count:
-        position = random_position("ayu", size, rng.randrange(2, 4 * size), rng)
-        if position.outcome() is None:
-            assert isinstance(position, AyuPosition)
-            found.append(position)
-    return found
-
-
 def test_null_windows_alone_give_the_plain_searchs_values() -> None:
     # With no move late enough to be reduced, `late_moves` is principal variation search:
     # the same minimax values as plain alpha-beta at a fixed depth, reached differently.
-    for position in _random_ayu(9, 16, 3):
+    for position in random_ayu_positions(9, 16, 3):
         plain = AyuSearcher(AyuSearchSettings(late_moves=0))
         scouting = AyuSearcher(AyuSearchSettings(late_moves=1000))
         a = plain.search(position, [], SearchLimits(depth=4))
@@ -189,7 +178,7 @@ def test_reduced_searches_prove_only_true_results() -> None:
     # Reductions may hide a win for a depth, never invent one: every proof of a search
     # reducing all but the first move agrees with exhaustive minimax.
     proved = 0
-    for position in _random_ayu(5, 30, 7):
+    for position in random_ayu_positions(5, 30, 7):
         result = AyuSearcher(AyuSearchSettings(late_moves=1)).search(
             position, [], SearchLimits(depth=6)
         )
