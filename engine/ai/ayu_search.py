@@ -567,17 +567,17 @@ class _Run(TableReporting):
             if len(moves) > 1:
                 moves = self._ordered(moves, ply, hint)
             late = self.s.late_moves
+            killers = self.killers.get(ply, ())  # changed only by a cutoff here, ending the loop
             tried = 0 if first is None else 1
             for move in moves:
                 if move == first:
                     continue
                 tried += 1
-                if not late or tried == 1:
-                    score = -self._child(move, depth - 1, -beta, -alpha, ply + 1)
-                elif depth >= 3 and tried > late and move not in self.killers.get(ply, ()):
+                scouted = late and tried > 1
+                if scouted and depth >= 3 and tried > late and move not in killers:
                     reduction = 2 if tried > 3 * late else 1
                     score = self._scout(move, depth, alpha, beta, ply, reduction)
-                elif beta - alpha > 1:
+                elif scouted and beta - alpha > 1:
                     score = self._scout(move, depth, alpha, beta, ply, 0)
                 else:
                     score = -self._child(move, depth - 1, -beta, -alpha, ply + 1)
