@@ -5,8 +5,8 @@ UCT (9x9), at 42 plies Master's search at 5 s gave 0.90 to a move that lost in 1
 where the winning move was proven 14 plies deep (engine/ai/STRENGTH.md). Scored only by
 wins and losses, the search cuts off every line that proves nothing and goes a few plies
 deeper in the same time. It runs in a worker process of its own beside the alpha-beta
-(engine/ai/parallel.py, `AYU_PAIR`, what `--workers 2` gets; not yet a level), and only
-what it proves is used.
+(engine/ai/parallel.py, `AYU_PAIR`; measured, not a level: two workers now split the
+alpha-beta's root instead, engine/ai/STRENGTH.md), and only what it proves is used.
 
 Like the other provers it keeps its table from one move to the next (`TableKeeper`).
 """

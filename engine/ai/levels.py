@@ -5,9 +5,9 @@ board's size, since a size may have budgets of its own. The budgets are what one
 does in the given time; Master uses two worker processes where that measured
 at least as strong as one (Bug: root parallel MCTS, and near the end Bug's df-pn prover in
 the second process, engine/ai/endgame.py; on side 4 the two processes then split the
-root's proof); Ayu and Ahayuta use one (see the alpha-beta root split in
-root_split.py; Ayu's pair of alpha-beta and prover, engine/ai/ayu_prover.py, is what a
-custom time with two workers gets, not yet a level).
+root's proof; Ayu 9x9: the alpha-beta's root moves split between the two, with shared
+bounds, root_split.py); Ahayuta and Ayu's other sizes use one. A custom time with two
+workers gets the same searchers.
 The easy levels search a little, then choose softly among the top candidates
 (`SoftenedSearcher`), so their mistakes look human rather than random.
 Where time alone barely sets Master apart, the levels below it search with less
@@ -28,7 +28,7 @@ from engine.ai.ayu_search import AyuSearcher, AyuSearchSettings, without_master_
 from engine.ai.common import Searcher, SearchLimits
 from engine.ai.endgame import SOLVER_SHARE, SolverFirstSearcher
 from engine.ai.mcts import MctsSearcher, MctsSettings
-from engine.ai.parallel import AYU_PAIR, SOLVER_PAIR, ParallelSearcher
+from engine.ai.parallel import SOLVER_PAIR, ParallelSearcher
 from engine.ai.players import RandomSearcher, SoftenedSearcher
 from engine.core import EngineError
 
@@ -116,9 +116,9 @@ _LADDER_OVERRIDES: dict[tuple[str, str], tuple[float | None, int | None, float, 
     # before (STRENGTH.md).
     ("ahayuta", "strong"): (1.25, None, 0.0, 1),
     ("ahayuta", "intermediate"): (0.5, None, 0.0, 1),
-    # Ayu's Master on one core: with Ayu's prover on the other (AYU_PAIR, what
-    # `--workers 2` gets) it beat UCT no more often on 9x9 (16-4 both) and less on 11x11
-    # (5-3 against 12-0), STRENGTH.md.
+    # Ayu's Master on one core but on 9x9 (_SIZE_OVERRIDES): with Ayu's prover on the other
+    # (parallel.AYU_PAIR) it beat UCT no more often on 9x9 (16-4 both) and less on 11x11
+    # (5-3 against 12-0); the root split is measured on 9x9 only (STRENGTH.md).
     ("ayu", "master"): (5.0, None, 0.0, 1),
 }
 
@@ -134,6 +134,10 @@ _SIZE_OVERRIDES: dict[tuple[str, int, str], tuple[float | None, int | None, floa
     # had gone 296-4 (STRENGTH.md).
     ("bug", 3, "beginner"): (None, 300, 0.05, 1),
     ("bug", 3, "casual"): (None, 1500, 0.02, 1),
+    # Ayu 9x9's Master on two cores, the root moves split between them with shared bounds
+    # (root_split.py): about a ply deeper at 5 s, and against UCT 20-0 on the openings
+    # where the one-core Master went 18-2 (STRENGTH.md, "Master on two cores").
+    ("ayu", 9, "master"): (5.0, None, 0.0, 2),
 }
 
 
@@ -235,7 +239,7 @@ def searcher_for(
     if GAME_ENGINE.get(game_name, "mcts") == "ayu":
         settings = PLAIN_AYU if plain else AyuSearchSettings()
         if workers > 1:
-            return ParallelSearcher(game_name, AYU_PAIR, workers, settings=settings)
+            return ParallelSearcher(game_name, "ayu", workers, settings=settings)
         return AyuSearcher(settings)
     if GAME_ENGINE.get(game_name, "mcts") == "alphabeta":
         inner = AlphaBetaSearcher(AlphaBetaSettings())

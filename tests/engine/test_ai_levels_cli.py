@@ -14,7 +14,7 @@ from engine.ai.common import SearchLimits
 from engine.ai.endgame import SOLVER_SHARE, SolverFirstSearcher, prover_wanted
 from engine.ai.levels import LEVELS, custom_limits, level_limits
 from engine.ai.match import GameRecord, MatchResult, contender, run_match
-from engine.ai.parallel import AYU_PAIR, ParallelSearcher
+from engine.ai.parallel import ParallelSearcher
 from engine.ai.players import SoftenedSearcher
 from engine.ai.policies.bug import ENDGAME_EMPTY_CELLS
 from engine.bench import BENCH_SIZES
@@ -312,7 +312,7 @@ def _ayu_settings(level: str, workers: int | None = None) -> object:
     searcher = level_limits("ayu", level, size=9, workers=workers)[0]
     searcher = getattr(searcher, "inner", searcher)  # a soft level's own search
     if isinstance(searcher, ParallelSearcher):
-        assert searcher.kind == AYU_PAIR
+        assert searcher.kind == "ayu"  # the root split
         assert isinstance(searcher.settings, AyuSearchSettings)  # what every worker runs
         return searcher.settings.gap_weight
     assert isinstance(searcher, AyuSearcher)
@@ -332,6 +332,18 @@ def test_only_ayu_master_weighs_the_longest_gap() -> None:
     assert _ayu_settings("master", 2) == GAP_WEIGHT
     custom = custom_limits("ayu", 1.0)[0]
     assert isinstance(custom, AyuSearcher) and custom.settings.gap_weight == GAP_WEIGHT
+
+
+def test_ayu_9x9_master_splits_its_root_over_two_workers() -> None:
+    # Measured on 9x9 only: the other sizes' Master stays on one core.
+    nine, limits, settings = level_limits("ayu", "master", size=9)
+    assert isinstance(nine, ParallelSearcher) and nine.kind == "ayu"
+    assert nine.workers == settings.workers == 2 and limits.time == 5.0
+    assert nine.settings == AyuSearchSettings()  # Master's own terms in both workers
+    eleven, _, eleven_settings = level_limits("ayu", "master", size=11)
+    assert isinstance(eleven, AyuSearcher) and eleven_settings.workers == 1
+    custom = custom_limits("ayu", 1.0, workers=2, size=9)[0]
+    assert isinstance(custom, ParallelSearcher) and custom.kind == "ayu"
 
 
 def test_ayu_9x9_beginner_cools_where_the_game_looks_decided() -> None:
