@@ -49,8 +49,7 @@ def run_search_bench(seconds: float = 2.0, games: list[str] | None = None) -> li
                 continue
             lines.append(_line(label, searcher, position, seconds, rng))
             if name in GAME_PROVERS:
-                # The game's prover (Ayu's beside its alpha-beta in `parallel.AYU_PAIR`), on a later
-                # position.
+                # The game's prover alone, on a later position.
                 late = _midgame(name, size, random.Random(11), plies=30)
                 if late.legal_moves():
                     lines.append(_line(f"{label} end", ProofSearcher(), late, seconds, rng))
