@@ -7,7 +7,7 @@ at least as strong as one (Bug: root parallel MCTS, and near the end Bug's df-pn
 the second process, engine/ai/endgame.py; on side 4 the two processes then split the
 root's proof); Ayu and Ahayuta use one. A custom time with two workers splits the
 alpha-beta's root moves between them, with shared bounds (root_split.py): for Ayu 9x9's
-Master search that beat UCT 39-1, but Strong only 3-3 in a first look, so it is not yet
+Master search that beat UCT 39-1, but Strong only 7-5 in a first look, so it is not yet
 a level (STRENGTH.md, "Master on two cores").
 The easy levels search a little, then choose softly among the top candidates
 (`SoftenedSearcher`), so their mistakes look human rather than random.
@@ -120,7 +120,7 @@ _LADDER_OVERRIDES: dict[tuple[str, str], tuple[float | None, int | None, float, 
     # Ayu's Master on one core: with Ayu's prover on the other (parallel.AYU_PAIR) it beat
     # UCT no more often on 9x9 (16-4 both) and less on 11x11 (5-3 against 12-0); with the
     # root split on two (what `--workers 2` gets) it beat UCT on 9x9 39-1, where one core
-    # went 36-4, but Strong 3-3 in six games, where one core went 9-1 on those openings
+    # went 36-4, but Strong 7-5 in twelve games, where one core went 16-4 on those seeds
     # (STRENGTH.md, "Master on two cores").
     ("ayu", "master"): (5.0, None, 0.0, 1),
 }
