@@ -5,10 +5,9 @@ board's size, since a size may have budgets of its own. The budgets are what one
 does in the given time; Master uses two worker processes where that measured
 at least as strong as one (Bug: root parallel MCTS, and near the end Bug's df-pn prover in
 the second process, engine/ai/endgame.py; on side 4 the two processes then split the
-root's proof); Ayu and Ahayuta use one. A custom time with two workers splits the
-alpha-beta's root moves between them, with shared bounds (root_split.py): for Ayu 9x9's
-Master search that beat UCT 39-1, but Strong only 7-5 in a first look, so it is not yet
-a level (STRENGTH.md, "Master on two cores").
+root's proof; Ayu 9x9: the alpha-beta's root moves split between the two, with shared
+bounds, root_split.py); Ahayuta and Ayu's other sizes use one. A custom time with two
+workers gets the same searchers.
 The easy levels search a little, then choose softly among the top candidates
 (`SoftenedSearcher`), so their mistakes look human rather than random.
 Where time alone barely sets Master apart, the levels below it search with less
@@ -117,11 +116,9 @@ _LADDER_OVERRIDES: dict[tuple[str, str], tuple[float | None, int | None, float, 
     # before (STRENGTH.md).
     ("ahayuta", "strong"): (1.25, None, 0.0, 1),
     ("ahayuta", "intermediate"): (0.5, None, 0.0, 1),
-    # Ayu's Master on one core: with Ayu's prover on the other (parallel.AYU_PAIR) it beat
-    # UCT no more often on 9x9 (16-4 both) and less on 11x11 (5-3 against 12-0); with the
-    # root split on two (what `--workers 2` gets) it beat UCT on 9x9 39-1, where one core
-    # went 36-4, but Strong 7-5 in twelve games, where one core went 16-4 on those seeds
-    # (STRENGTH.md, "Master on two cores").
+    # Ayu's Master on one core but on 9x9 (_SIZE_OVERRIDES): with Ayu's prover on the other
+    # (parallel.AYU_PAIR) it beat UCT no more often on 9x9 (16-4 both) and less on 11x11
+    # (5-3 against 12-0); the root split is measured on 9x9 only (STRENGTH.md).
     ("ayu", "master"): (5.0, None, 0.0, 1),
 }
 
@@ -137,6 +134,11 @@ _SIZE_OVERRIDES: dict[tuple[str, int, str], tuple[float | None, int | None, floa
     # had gone 296-4 (STRENGTH.md).
     ("bug", 3, "beginner"): (None, 300, 0.05, 1),
     ("bug", 3, "casual"): (None, 1500, 0.02, 1),
+    # Ayu 9x9's Master on two cores, the root moves split between them with shared bounds
+    # (root_split.py): about a ply deeper at 5 s; it beat UCT 39-1 where the one-core
+    # Master went 36-4, and Strong 14-6, where the one-core Master went 16-4 on the same
+    # openings (STRENGTH.md, "Master on two cores").
+    ("ayu", 9, "master"): (5.0, None, 0.0, 2),
 }
 
 

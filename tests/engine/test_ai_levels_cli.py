@@ -334,17 +334,23 @@ def test_only_ayu_master_weighs_the_longest_gap() -> None:
     assert isinstance(custom, AyuSearcher) and custom.settings.gap_weight == GAP_WEIGHT
 
 
-def test_ayu_workers_split_the_root_of_masters_search() -> None:
-    # Two workers split the alpha-beta's root moves (not a level yet: STRENGTH.md).
-    master, _, settings = level_limits("ayu", "master", size=9)
-    assert isinstance(master, AyuSearcher) and settings.workers == 1
+def test_ayu_9x9_master_splits_its_root_over_two_workers() -> None:
+    nine, limits, settings = level_limits("ayu", "master", size=9)
+    assert isinstance(nine, ParallelSearcher) and nine.kind == "ayu"
+    assert nine.workers == settings.workers == 2 and limits.time == 5.0
+    assert nine.settings == AyuSearchSettings()  # Master's own terms in both workers
+    # Measured on 9x9 only: the other sizes' Master stays on one core unless asked.
+    eleven, _, eleven_settings = level_limits("ayu", "master", size=11)
+    assert isinstance(eleven, AyuSearcher) and eleven_settings.workers == 1
+    one = level_limits("ayu", "master", size=9, workers=1)[0]
+    assert isinstance(one, AyuSearcher) and one.settings == AyuSearchSettings()
     for split in (
-        level_limits("ayu", "master", size=9, workers=2)[0],
+        level_limits("ayu", "master", size=11, workers=2)[0],
         custom_limits("ayu", 1.0, workers=2, size=9)[0],
     ):
         assert isinstance(split, ParallelSearcher) and split.kind == "ayu"
         assert split.workers == 2
-        assert split.settings == AyuSearchSettings()  # Master's own terms in both workers
+        assert split.settings == AyuSearchSettings()
 
 
 def test_ayu_9x9_beginner_cools_where_the_game_looks_decided() -> None:
