@@ -117,7 +117,7 @@ _LADDER_OVERRIDES: dict[tuple[str, str], tuple[float | None, int | None, float, 
     ("ahayuta", "strong"): (1.25, None, 0.0, 1),
     ("ahayuta", "intermediate"): (0.5, None, 0.0, 1),
     # Ayu's Master on one core but on 9x9 (_SIZE_OVERRIDES): with Ayu's prover on the other
-    # (parallel.AYU_PAIR) it beat UCT no more often on 9x9 (16-4 both) and less on 11x11
+    # (a pair since removed) it beat UCT no more often on 9x9 (16-4 both) and less on 11x11
     # (5-3 against 12-0); the root split is measured on 9x9 only (STRENGTH.md).
     ("ayu", "master"): (5.0, None, 0.0, 1),
 }

@@ -17,9 +17,6 @@ has proven lost.
 The alpha-beta searchers ("alphabeta", "ayu") split the root moves instead, share each
 depth's best root score through shared memory and are merged by depth; that scheme and
 its measurements are in engine/ai/root_split.py. The pool makes the shared memory once.
-
-Ayu's pair (`AYU_PAIR`) runs the alpha-beta in one worker and Ayu's prover in the other:
-the prover's proven win is played, and a move it proves lost is not.
 """
 
 from __future__ import annotations
@@ -71,9 +68,6 @@ SOLVER_KIND = "solver"
 # (endgame.SolverFirstSearcher), beside the SOLVER_KIND worker.
 PROVER_FIRST_KIND = "prover-first"
 PROVING_KINDS = frozenset({SOLVER_KIND, PROVER_FIRST_KIND})
-# Ayu's alpha-beta on the whole root, and Ayu's prover (engine/ai/ayu_prover.py, a
-# SOLVER_KIND worker) beside it for the whole time: two workers, whatever the count asked.
-AYU_PAIR = "ayu+prover"
 
 
 def _preferred_proof(proven: list[_WorkerReport]) -> _WorkerReport:
@@ -382,7 +376,7 @@ class ParallelSearcher:
     ) -> None:
         self.game_name = game_name
         self.kind = kind
-        self.workers = 2 if kind == AYU_PAIR else max(1, workers)
+        self.workers = max(1, workers)
         self.reach = reach
         self.settings = settings
         self.prover_share = prover_share
@@ -434,8 +428,6 @@ class ParallelSearcher:
             # the split root, where one share's proof is not the root's).
             if split:
                 return limits.time is not None and root_shares_settled(shares)
-            if self.kind == AYU_PAIR and report.index == 1 and report.proven_result == -1:
-                return False  # the alpha-beta's move still plays the loss best (_merge_pair)
             return report.final and report.proven_result is not None
 
         newest = shared_pool(workers).run(make_task, should_stop, on_report)
@@ -449,10 +441,7 @@ class ParallelSearcher:
             finals = [r for r in newest.values() if r.final]
             # A prover that proved nothing names no move (engine/ai/endgame.py).
             voters = [r for r in finals if r.best] or [r for r in newest.values() if r.best]
-            if self.kind == AYU_PAIR:
-                result = self._merge_pair(position, newest, clock.elapsed())
-            else:
-                result = self._merge(position, voters, finals, clock.elapsed()) if voters else None
+            result = self._merge(position, voters, finals, clock.elapsed()) if voters else None
         if result is None:
             # Stopped before any worker said anything: any legal move is better than none.
             move = position.legal_moves()[0]
@@ -480,8 +469,6 @@ class ParallelSearcher:
         """Each worker's searcher: with "mcts+solver", near the end of a timed search the
         last worker runs the game's prover (engine/ai/endgame.py) and the others MCTS, or
         with a `prover_share` MCTS after a proof of their own (PROVER_FIRST_KIND)."""
-        if self.kind == AYU_PAIR:
-            return ["ayu", SOLVER_KIND]
         if self.kind != SOLVER_PAIR:
             return [self.kind] * self.workers
         kinds = ["mcts" if self.prover_share is None else PROVER_FIRST_KIND] * self.workers
@@ -548,44 +535,6 @@ class ParallelSearcher:
         return SearchResult(
             parse(best), candidates[0].value, pv, candidates, nodes, elapsed,
             max(r.depth for r in reports),
-        )
-
-    def _merge_pair(
-        self, position: Position, newest: dict[int, _WorkerReport], elapsed: float
-    ) -> SearchResult | None:
-        """AYU_PAIR: a proof from the alpha-beta, or a win proven by the prover (the
-        quicker first), else the alpha-beta's move, unless the prover has proven it lost:
-        then the alpha-beta's best candidate not proven lost, or failing that the first such
-        legal move in its order. A loss the prover proves for every move is not played its
-        way: its "longest loss" knows nothing of the opponent's chances to go wrong, which
-        the alpha-beta's evaluation weighs. The nodes are both workers' (both count
-        alpha-beta nodes)."""
-        parse = position.game.parse_move
-        main, proof = newest.get(0), newest.get(1)
-        nodes = sum(r.nodes for r in newest.values())
-        proven = [
-            r for r in (main, proof)
-            if r is not None and r.final and r.best and r.proven_result is not None
-            and (r is main or r.proven_result == 1)
-        ]
-        if proven:
-            chosen = _preferred_proof(proven)
-            return self._from_report(parse, chosen, nodes, elapsed)
-        if main is None or not main.best:
-            return None
-        result = self._from_report(parse, main, nodes, elapsed)
-        lost = {m for m, _, _, p in proof.candidates if p == -1} if proof is not None else set()
-        if main.best not in lost:
-            return result
-        kept = [c for c in result.candidates if c.move.to_text() not in lost]
-        if not kept:
-            first = _first_unrefuted(position, lost)
-            if first is None:
-                return result  # every move is lost: the alpha-beta's plays it best
-            kept = [Candidate(first, 0.0, 0.5)]
-        best = max(kept, key=lambda c: c.value)
-        return SearchResult(
-            best.move, best.value, (best.move,), tuple(kept), nodes, elapsed, main.depth
         )
 
     @staticmethod

@@ -1,8 +1,6 @@
-"""Ayu's prover (engine/ai/ayu_prover.py) and the pair of alpha-beta and prover."""
+"""Ayu's prover (engine/ai/ayu_prover.py)."""
 
 from __future__ import annotations
-
-import random
 
 from engine.ai.ayu_prover import AyuProver
 from engine.ai.ayu_search import (
@@ -17,11 +15,10 @@ from engine.ai.ayu_search import (
     units_of,
 )
 from engine.ai.common import SearchLimits
-from engine.ai.parallel import AYU_PAIR, ParallelSearcher, _WorkerReport
 from engine.ai.search_scores import MATE_ZONE
 from engine.games.ayu import AyuPosition
 from engine.registry import new_game, parse_position
-from tests.engine.ai_helpers import random_ayu_positions, random_position, solve
+from tests.engine.ai_helpers import random_ayu_positions, solve
 
 
 def test_any_pair_reachable_says_what_the_race_says() -> None:
@@ -106,61 +103,6 @@ def test_the_prover_lists_the_root_moves_it_proves_lost() -> None:
             assert after is not None and after[0] == 1, position.to_text()
             checked += 1
     assert checked >= 3
-
-
-def _report(
-    index: int, best: str | None, candidates: tuple[tuple[str, float, float, int | None], ...],
-    proven: tuple[int, int] | None = None,
-) -> _WorkerReport:
-    result, plies = proven if proven else (None, None)
-    return _WorkerReport(
-        1, index, True, best, 0.5, (best,) if best else (), candidates, 100, 6, result, plies
-    )
-
-
-def test_the_pair_plays_the_provers_win_and_avoids_the_moves_it_proves_lost() -> None:
-    position = random_position("ayu", 9, 30, random.Random(9))
-    moves = [m.to_text() for m in position.legal_moves()]
-    assert len(moves) >= 3
-    a, b, c = moves[:3]
-    searcher = ParallelSearcher("ayu", AYU_PAIR, 2)
-    main = _report(0, a, ((a, 0.1, 0.8, None), (b, 0.1, 0.6, None), (c, 0.1, 0.4, None)))
-    # Nothing proven: the alpha-beta's move.
-    chosen = searcher._merge_pair(position, {0: main, 1: _report(1, None, ())}, 1.0)
-    assert chosen is not None and chosen.best_move is not None
-    assert chosen.best_move.to_text() == a
-    # The prover proves a win: its move, with its proof.
-    win = _report(1, c, ((c, 1.0, 1.0, 1),), (1, 9))
-    chosen = searcher._merge_pair(position, {0: main, 1: win}, 1.0)
-    assert chosen is not None and chosen.best_move is not None
-    assert chosen.best_move.to_text() == c and chosen.proven_result == 1
-    # The prover proves the alpha-beta's move lost: its best move not proven lost.
-    lost = _report(1, None, ((a, 0.0, 0.0, -1),))
-    chosen = searcher._merge_pair(position, {0: main, 1: lost}, 1.0)
-    assert chosen is not None and chosen.best_move is not None
-    assert chosen.best_move.to_text() == b
-    # Every move proven lost: the alpha-beta's move all the same (it weighs the
-    # opponent's chances to go wrong), and not the prover's longest loss.
-    every = tuple((m, 0.0, 0.0, -1) for m in moves)
-    all_lost = _report(1, c, every, (-1, 7))
-    chosen = searcher._merge_pair(position, {0: main, 1: all_lost}, 1.0)
-    assert chosen is not None and chosen.best_move is not None
-    assert chosen.best_move.to_text() == a and chosen.proven_result is None
-    # All its candidates lost: another legal move, not one proven lost.
-    lost_all = _report(1, None, ((a, 0.0, 0.0, -1), (b, 0.0, 0.0, -1), (c, 0.0, 0.0, -1)))
-    chosen = searcher._merge_pair(position, {0: main, 1: lost_all}, 1.0)
-    assert chosen is not None and chosen.best_move is not None
-    assert chosen.best_move.to_text() not in (a, b, c)
-
-
-def test_the_pair_finds_a_forced_win_in_worker_processes() -> None:
-    # Black joins its two units with a6-b6 and then has no move left: a proven win.
-    position = parse_position("ayu 7 7/b1bbbbb/7/7/w1w1w1w/7/7 b")
-    searcher = ParallelSearcher("ayu", AYU_PAIR, 2)
-    assert searcher.workers == 2
-    result = searcher.search(position, [], SearchLimits(time=5.0))
-    assert result.proven_result == 1 and result.best_move is not None
-    assert result.best_move in position.legal_moves()
 
 
 def test_both_searches_take_the_pie_swap_in_their_stride() -> None:
