@@ -136,8 +136,8 @@ _SIZE_OVERRIDES: dict[tuple[str, int, str], tuple[float | None, int | None, floa
     ("bug", 3, "casual"): (None, 1500, 0.02, 1),
     # Ayu 9x9's Master on two cores, the root moves split between them with shared bounds
     # (root_split.py): about a ply deeper at 5 s; it beat UCT 39-1 where the one-core
-    # Master went 36-4, and Strong 14-6, where the one-core Master went 16-4 on the same
-    # openings (STRENGTH.md, "Master on two cores").
+    # Master went 36-4, and Strong 32-8 over four seeds (14-6 on the two where the
+    # one-core Master went 16-4; STRENGTH.md, "Master on two cores").
     ("ayu", 9, "master"): (5.0, None, 0.0, 2),
 }
 
