@@ -4,9 +4,10 @@ Ayu's race estimate misjudges some endings by a whole race: in a game Master los
 UCT (9x9), at 42 plies Master's search at 5 s gave 0.90 to a move that lost in 15 plies,
 where the winning move was proven 14 plies deep (engine/ai/STRENGTH.md). Scored only by
 wins and losses, the search cuts off every line that proves nothing and goes a few plies
-deeper in the same time. It is the game's endgame prover (endgame.ProofSearcher). Beside
-the alpha-beta in a second worker process it measured no stronger than one core, and was
-removed for the alpha-beta's root split over two workers (engine/ai/STRENGTH.md).
+deeper in the same time. It is the game's endgame prover (endgame.ProofSearcher). Run
+beside the alpha-beta in a second worker process it measured no stronger than one core, so
+that pairing was removed: two workers split the alpha-beta's root instead
+(engine/ai/STRENGTH.md).
 
 Like the other provers it keeps its table from one move to the next (`TableKeeper`).
 """
