@@ -11,9 +11,9 @@ What differs from `engine.ai.alphabeta` (measurements in engine/ai/STRENGTH.md):
   time (single linkage): two regions that overlap after `r` layers are `2r-1` apart, two
   that touch are `2r` apart. The evaluation weighs the two colours' estimates, the
   mover's tempo, the clusters each colour has walled in (weighed as fitted by Master on
-  9x9, see `CLUSTER_WEIGHT`) and (Master on 9x9, see `GAP_WEIGHT`) the longest edge of
-  each tree, and (Master on 9x9, see `CONTESTED_WEIGHT`) how much longer each race gets
-  where the other colour's joining points are closed.
+  9x9 and 11x11, see `CLUSTER_WEIGHT`) and (Master there, see `GAP_WEIGHT`) the longest
+  edge of each tree, and (Master there, see `CONTESTED_WEIGHT`) how much longer each race
+  gets where the other colour's joining points are closed.
 * Move ordering: the table's move (tried before the other moves are generated), two
   killer moves per ply, joins, then the history heuristic. Optionally (`late_moves`, off
   at every level) the moves after the first with null windows, the late ones shallower.
@@ -90,10 +90,11 @@ GAP_WEIGHT = 0.05
 CONTESTED_WEIGHT = 0.11
 CONTESTED_CLUSTER_WEIGHT = 0.25
 # Board sizes where Master's terms (the gap, the cluster weight, the contested points) are
-# used: on 11x11 the gap term measured 9-11 at 1 s a move against the plain estimate, and
-# Master with it did no better against Strong, so 11x11 goes without (and the other terms
-# were fitted and measured on 9x9 only).
-MASTER_TERM_SIZES = frozenset({9})
+# used. They were fitted and measured on 9x9 (the gap term alone measured 9-11 on 11x11 at
+# 1 s a move); with all three, 11x11's Master beat Strong 27-13 at full time, and 12-3 on
+# the openings where the plain Master had gone 7-8 (STRENGTH.md, "Master's terms on
+# 11x11"). 13x13 and 15x15 go without: nothing has been measured there.
+MASTER_TERM_SIZES = frozenset({9, 11})
 
 
 def race(stones: int, empty: int, units: list[int], spread: Callable[[int], int]) -> tuple[

@@ -12,7 +12,7 @@ The easy levels search a little, then choose softly among the top candidates
 (`SoftenedSearcher`), so their mistakes look human rather than random.
 Where time alone barely sets Master apart, the levels below it search with less
 knowledge (`MASTER_ONLY_KNOWLEDGE`; Ayu's gap term, fitted cluster weight and contested
-points, on 9x9).
+points, on 9x9 and 11x11).
 
 Which searcher each game uses, and how every level measured against random play, the
 level below and plain UCT, is recorded with the commands and seeds in `STRENGTH.md` next to

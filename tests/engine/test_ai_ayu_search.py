@@ -83,6 +83,7 @@ def test_the_gap_term_prefers_the_race_without_a_wide_gap() -> None:
 
 
 def test_masters_terms_are_used_only_on_the_sizes_they_were_measured_on() -> None:
+    # 13x13 has none measured, so both branches run.
     from engine.ai.ayu_search import (
         CLUSTER_WEIGHT,
         CONTESTED_CLUSTER_WEIGHT,
@@ -94,7 +95,7 @@ def test_masters_terms_are_used_only_on_the_sizes_they_were_measured_on() -> Non
     )
     from engine.ai.common import never_stop
 
-    for size in (9, 11):
+    for size in (9, 11, 13):
         position = new_game("ayu", size).start()
         assert isinstance(position, AyuPosition)
         run = _Run(AyuSearchSettings(), position, SearchLimits(depth=1), never_stop)
