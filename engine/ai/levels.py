@@ -5,8 +5,8 @@ board's size, since a size may have budgets of its own. The budgets are what one
 does in the given time; Master uses two worker processes where that measured
 at least as strong as one (Bug: root parallel MCTS, and near the end Bug's df-pn prover in
 the second process, engine/ai/endgame.py; on side 4 the two processes then split the
-root's proof; Ayu 9x9: the alpha-beta's root moves split between the two, with shared
-bounds, root_split.py); Ahayuta and Ayu's other sizes use one. A custom time with two
+root's proof; Ayu 9x9 and 11x11: the alpha-beta's root moves split between the two, with
+shared bounds, root_split.py); Ahayuta and Ayu's other sizes use one. A custom time with two
 workers gets the same searchers.
 The easy levels search a little, then choose softly among the top candidates
 (`SoftenedSearcher`), so their mistakes look human rather than random.
@@ -116,9 +116,10 @@ _LADDER_OVERRIDES: dict[tuple[str, str], tuple[float | None, int | None, float, 
     # before (STRENGTH.md).
     ("ahayuta", "strong"): (1.25, None, 0.0, 1),
     ("ahayuta", "intermediate"): (0.5, None, 0.0, 1),
-    # Ayu's Master on one core but on 9x9 (_SIZE_OVERRIDES): with Ayu's prover on the other
-    # (a pair since removed) it beat UCT no more often on 9x9 (16-4 both) and less on 11x11
-    # (5-3 against 12-0); the root split is measured on 9x9 only (STRENGTH.md).
+    # Ayu's Master on one core but on 9x9 and 11x11 (_SIZE_OVERRIDES): with Ayu's prover on
+    # the other (a pair since removed) it beat UCT no more often on 9x9 (16-4 both) and less
+    # on 11x11 (5-3 against 12-0); the root split is measured on 9x9 and 11x11 only
+    # (STRENGTH.md).
     ("ayu", "master"): (5.0, None, 0.0, 1),
 }
 
@@ -139,6 +140,10 @@ _SIZE_OVERRIDES: dict[tuple[str, int, str], tuple[float | None, int | None, floa
     # Master went 36-4, and Strong 32-8 over four seeds (14-6 on the two where the
     # one-core Master went 16-4; STRENGTH.md, "Master on two cores").
     ("ayu", 9, "master"): (5.0, None, 0.0, 2),
+    # 11x11 the same: with Master's terms on the split it beat the plain Strong 31-9
+    # where one core went 27-13 on the same openings (STRENGTH.md, "The split against the
+    # plain Strong").
+    ("ayu", 11, "master"): (5.0, None, 0.0, 2),
 }
 
 

@@ -334,18 +334,19 @@ def test_only_ayu_master_weighs_the_longest_gap() -> None:
     assert isinstance(custom, AyuSearcher) and custom.settings.gap_weight == GAP_WEIGHT
 
 
-def test_ayu_9x9_master_splits_its_root_over_two_workers() -> None:
-    nine, limits, settings = level_limits("ayu", "master", size=9)
-    assert isinstance(nine, ParallelSearcher) and nine.kind == "ayu"
-    assert nine.workers == settings.workers == 2 and limits.time == 5.0
-    assert nine.settings == AyuSearchSettings()  # Master's own terms in both workers
-    # Measured on 9x9 only: the other sizes' Master stays on one core unless asked.
-    eleven, _, eleven_settings = level_limits("ayu", "master", size=11)
-    assert isinstance(eleven, AyuSearcher) and eleven_settings.workers == 1
+def test_ayu_master_splits_its_root_over_two_workers_on_9x9_and_11x11() -> None:
+    for size in (9, 11):
+        split, limits, settings = level_limits("ayu", "master", size=size)
+        assert isinstance(split, ParallelSearcher) and split.kind == "ayu"
+        assert split.workers == settings.workers == 2 and limits.time == 5.0
+        assert split.settings == AyuSearchSettings()  # Master's own terms in both workers
+    # Measured on 9x9 and 11x11 only: the other sizes' Master stays on one core unless asked.
+    thirteen, _, thirteen_settings = level_limits("ayu", "master", size=13)
+    assert isinstance(thirteen, AyuSearcher) and thirteen_settings.workers == 1
     one = level_limits("ayu", "master", size=9, workers=1)[0]
     assert isinstance(one, AyuSearcher) and one.settings == AyuSearchSettings()
     for split in (
-        level_limits("ayu", "master", size=11, workers=2)[0],
+        level_limits("ayu", "master", size=13, workers=2)[0],
         custom_limits("ayu", 1.0, workers=2, size=9)[0],
     ):
         assert isinstance(split, ParallelSearcher) and split.kind == "ayu"
