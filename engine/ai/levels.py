@@ -12,7 +12,8 @@ The easy levels search a little, then choose softly among the top candidates
 (`SoftenedSearcher`), so their mistakes look human rather than random.
 Where time alone barely sets Master apart, the levels below it search with less
 knowledge (`MASTER_ONLY_KNOWLEDGE`; Ayu's gap term, fitted cluster weight and contested
-points, on 9x9 and 11x11).
+points, on 9x9 and 11x11), but for the parts a level keeps to stand above the one below
+(`_KNOWING_LEVELS`).
 
 Which searcher each game uses, and how every level measured against random play, the
 level below and plain UCT, is recorded with the commands and seeds in `STRENGTH.md` next to
@@ -22,6 +23,7 @@ this module. Change a budget here only together with a measurement there.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from typing import TypeVar
 
 from engine.ai.alphabeta import AlphaBetaSearcher, AlphaBetaSettings
 from engine.ai.ayu_search import AyuSearcher, AyuSearchSettings, without_master_terms
@@ -31,6 +33,8 @@ from engine.ai.mcts import MctsSearcher, MctsSettings
 from engine.ai.parallel import SOLVER_PAIR, ParallelSearcher
 from engine.ai.players import RandomSearcher, SoftenedSearcher
 from engine.core import EngineError
+
+_Settings = TypeVar("_Settings", AyuSearchSettings, MctsSettings)
 
 LEVELS = ("beginner", "casual", "intermediate", "strong", "master")
 LEVEL_TITLES = {name: name.capitalize() for name in LEVELS}
@@ -198,9 +202,10 @@ _PROVER_SHARE: dict[tuple[str, int, str], float] = {}
 # on the other went 7-13 on the same openings (STRENGTH.md, session 39).
 _PAIR_PROVER_SHARE: dict[tuple[str, int, str], float] = {("bug", 4, "master"): 0.8}
 
-# Levels below Master that get MASTER_ONLY_KNOWLEDGE all the same, per game and size
-# (empty for the same reason).
-_KNOWING_LEVELS: frozenset[tuple[str, int, str]] = frozenset()
+# Levels below Master that keep some of MASTER_ONLY_KNOWLEDGE all the same, per game and
+# size: the settings fields (AyuSearchSettings, MctsSettings) whose Master values they
+# search with (empty for the same reason).
+_KNOWING_LEVELS: dict[tuple[str, int, str], frozenset[str]] = {}
 
 
 def _prover_reach(game_name: str, workers: int, reach: int | None) -> int | None:
@@ -231,19 +236,20 @@ def searcher_for(
     *,
     workers: int = 1,
     reach: int | None = None,
-    plain: bool = False,
+    master_terms: frozenset[str] | None = None,
     prover_nodes: int | None = None,
     prover_share: float | None = None,
 ) -> Searcher:
     """The full-strength searcher for a game (no softening); `reach` sets where a Bug
     search calls its endgame prover (`_ENDGAME_REACH`; None: the policy's threshold, or
-    `_OWN_CORE_REACH` with workers to spare); `plain` leaves out the knowledge kept for
-    Master (`MASTER_ONLY_KNOWLEDGE`); `prover_nodes` gives a counted search the prover
+    `_OWN_CORE_REACH` with workers to spare); `master_terms` names the settings fields of
+    the knowledge kept for Master (`MASTER_ONLY_KNOWLEDGE`) that the search keeps (None:
+    all of it; empty: the plain search); `prover_nodes` gives a counted search the prover
     (`_COUNTED_PROVER`); `prover_share` is a one-core timed search's prover part of the
     time near the end (`_PROVER_SHARE`; None: endgame.SOLVER_SHARE)."""
     inner: Searcher
     if GAME_ENGINE.get(game_name, "mcts") == "ayu":
-        settings = PLAIN_AYU if plain else AyuSearchSettings()
+        settings = _keeping(PLAIN_AYU, AyuSearchSettings(), master_terms)
         if workers > 1:
             return ParallelSearcher(game_name, "ayu", workers, settings=settings)
         return AyuSearcher(settings)
@@ -253,7 +259,9 @@ def searcher_for(
             return ParallelSearcher(game_name, "alphabeta", workers)
         return inner
     prover = game_name in ENDGAME_PROVER
-    tree_settings = mcts_settings(game_name, plain=plain)
+    tree_settings = _keeping(
+        mcts_settings(game_name, plain=True), mcts_settings(game_name), master_terms
+    )
     if workers > 1:
         reach = _prover_reach(game_name, workers, reach)
         return ParallelSearcher(
@@ -265,6 +273,13 @@ def searcher_for(
         return mcts
     share = SOLVER_SHARE if prover_share is None else prover_share
     return SolverFirstSearcher(mcts, share=share, reach=reach, prover_nodes=prover_nodes)
+
+
+def _keeping(plain: _Settings, full: _Settings, master_terms: frozenset[str] | None) -> _Settings:
+    """`plain` with `full`'s values for the fields named in `master_terms`; None: `full`."""
+    if master_terms is None:
+        return full
+    return replace(plain, **{name: getattr(full, name) for name in master_terms})
 
 
 def mcts_settings(game_name: str, *, plain: bool = False) -> MctsSettings:
@@ -305,11 +320,12 @@ def level_limits(
     settings = LevelSettings(
         key, seconds, iterations, temperature, count, reach, prover_nodes, prover_share
     )
-    knowing = key == "master" or (game_name, size, key) in _KNOWING_LEVELS
-    plain = not knowing and game_name in MASTER_ONLY_KNOWLEDGE
+    master_terms = None
+    if key != "master" and game_name in MASTER_ONLY_KNOWLEDGE:
+        master_terms = _KNOWING_LEVELS.get((game_name, size or 0, key), frozenset())
     searcher = searcher_for(
-        game_name, workers=count, reach=reach, plain=plain, prover_nodes=prover_nodes,
-        prover_share=prover_share,
+        game_name, workers=count, reach=reach, master_terms=master_terms,
+        prover_nodes=prover_nodes, prover_share=prover_share,
     )
     if temperature > 0 and isinstance(searcher, AyuSearcher):
         # Exact values for the root moves near the best, for the softened choice.

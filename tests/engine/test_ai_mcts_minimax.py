@@ -67,7 +67,8 @@ def test_only_bug_master_and_the_custom_time_back_up_the_evaluation() -> None:
         assert _tree_weight(level_limits("bug", "master", size=size)[0]) == weight
         assert _tree_weight(level_limits("bug", "master", size=size, workers=1)[0]) == weight
         for level in LEVELS[:-1]:
-            expected = weight if ("bug", size, level) in levels._KNOWING_LEVELS else 0.0
+            kept = levels._KNOWING_LEVELS.get(("bug", size, level), frozenset())
+            expected = weight if "implicit_minimax" in kept else 0.0
             assert _tree_weight(level_limits("bug", level, size=size)[0]) == expected, level
     assert _tree_weight(custom_limits("bug", 1.0)[0]) == weight
     assert _tree_weight(custom_limits("bug", 1.0, workers=2)[0]) == weight
@@ -76,7 +77,9 @@ def test_only_bug_master_and_the_custom_time_back_up_the_evaluation() -> None:
 def test_a_level_below_master_may_be_given_masters_knowledge(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr(levels, "_KNOWING_LEVELS", frozenset({("bug", 4, "strong")}))
+    monkeypatch.setattr(
+        levels, "_KNOWING_LEVELS", {("bug", 4, "strong"): frozenset({"implicit_minimax"})}
+    )
     weight = MCTS_IMPLICIT_MINIMAX["bug"]
     assert _tree_weight(level_limits("bug", "strong", size=4)[0]) == weight
     assert _tree_weight(level_limits("bug", "strong", size=3)[0]) == 0.0
