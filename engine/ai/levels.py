@@ -204,8 +204,13 @@ _PAIR_PROVER_SHARE: dict[tuple[str, int, str], float] = {("bug", 4, "master"): 0
 
 # Levels below Master that keep some of MASTER_ONLY_KNOWLEDGE all the same, per game and
 # size: the settings fields (AyuSearchSettings, MctsSettings) whose Master values they
-# search with (empty for the same reason).
-_KNOWING_LEVELS: dict[tuple[str, int, str], frozenset[str]] = {}
+# search with. 11x11's plain Strong is Intermediate's search with more time, and beat it
+# only 12-8; with the contested clusters it beat Intermediate 31-9 over forty games and
+# Master beat it 28-12, where all of the contested points took Strong to 18-2 but left
+# Master 8-8 (STRENGTH.md, "The contested clusters alone, both steps to forty games").
+_KNOWING_LEVELS: dict[tuple[str, int, str], frozenset[str]] = {
+    ("ayu", 11, "strong"): frozenset({"contested_cluster_weight"}),
+}
 
 
 def _prover_reach(game_name: str, workers: int, reach: int | None) -> int | None:

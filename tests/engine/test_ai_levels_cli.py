@@ -3,16 +3,22 @@
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 from engine.__main__ import main
 from engine.ai import levels
-from engine.ai.ayu_search import GAP_WEIGHT, AyuSearcher, AyuSearchSettings
+from engine.ai.ayu_search import (
+    CONTESTED_CLUSTER_WEIGHT,
+    GAP_WEIGHT,
+    AyuSearcher,
+    AyuSearchSettings,
+)
 from engine.ai.common import SearchLimits
 from engine.ai.endgame import SOLVER_SHARE, SolverFirstSearcher, prover_wanted
-from engine.ai.levels import LEVELS, custom_limits, level_limits
+from engine.ai.levels import LEVELS, PLAIN_AYU, custom_limits, level_limits
 from engine.ai.match import GameRecord, MatchResult, contender, run_match
 from engine.ai.parallel import ParallelSearcher
 from engine.ai.players import SoftenedSearcher
@@ -332,6 +338,22 @@ def test_only_ayu_master_weighs_the_longest_gap() -> None:
     assert _ayu_settings("master", 2) == GAP_WEIGHT
     custom = custom_limits("ayu", 1.0)[0]
     assert isinstance(custom, AyuSearcher) and custom.settings.gap_weight == GAP_WEIGHT
+
+
+def test_ayu_11x11_strong_keeps_only_masters_contested_clusters() -> None:
+    strong = level_limits("ayu", "strong", size=11)[0]
+    assert isinstance(strong, AyuSearcher)
+    assert CONTESTED_CLUSTER_WEIGHT > 0
+    assert strong.settings == replace(PLAIN_AYU, contested_cluster_weight=CONTESTED_CLUSTER_WEIGHT)
+    # Every other level below Master, and Strong on the other sizes, search plainly.
+    for size in (9, 11, 13, None):
+        for level in LEVELS[:-1]:
+            if (size, level) == (11, "strong"):
+                continue
+            searcher = level_limits("ayu", level, size=size)[0]
+            searcher = getattr(searcher, "inner", searcher)  # a soft level's own search
+            assert isinstance(searcher, AyuSearcher)
+            assert replace(searcher.settings, root_margin=0) == PLAIN_AYU, (size, level)
 
 
 def test_ayu_master_splits_its_root_over_two_workers_on_9x9_and_11x11() -> None:
