@@ -206,8 +206,10 @@ _PAIR_PROVER_SHARE: dict[tuple[str, int, str], float] = {("bug", 4, "master"): 0
 # size: the settings fields (AyuSearchSettings, MctsSettings) whose Master values they
 # search with. 11x11's plain Strong is Intermediate's search with more time, and beat it
 # only 12-8; with the contested clusters it beat Intermediate 31-9 over forty games and
-# Master beat it 28-12, where all of the contested points took Strong to 18-2 but left
-# Master 8-8 (STRENGTH.md, "The contested clusters alone, both steps to forty games").
+# Master beat it 40-20 over sixty (two games short of 70%, where the plain Strong went
+# 31-9), while all of the contested points took Strong to 18-2 but left Master 8-8
+# (STRENGTH.md, "The contested clusters alone, both steps to forty games", and
+# "Master-Strong on 11x11, twenty more games").
 _KNOWING_LEVELS: dict[tuple[str, int, str], frozenset[str]] = {
     ("ayu", 11, "strong"): frozenset({"contested_cluster_weight"}),
 }
